@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// jackwave: a realtime JACK recorder, tone generator and level meter.
+///
+/// Layering, from the bottom up:
+/// - `CJack`, `CSndfile`, `CCairo`: thin system-library shims over Debian's C libraries.
+/// - `JackwaveDSP`: pure DSP and lock-free plumbing (no Foundation, no JACK); runs
+///   unchanged inside the realtime callback and offline.
+/// - `JackwaveHost`: the JACK client, the realtime engine, the sound-file writer thread.
+/// - `JackwavePlot`: pictures of recordings and level streams (cairo).
+/// - `JackwaveCLI`: argument parsing and the commands; `jackwave` is its thin executable.
+let package = Package(
+    name: "jackwave",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "jackwave", targets: ["jackwave"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CJack", path: "Sources/CJack", pkgConfig: "jack",
+                       providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
+
+        .target(name: "JackwaveDSP"),
+        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile"]),
+        .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
+        .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
+        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"]),
+
+        .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
+        .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveHost"]),
+        .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveHost"]),
+        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveHost"]),
+    ]
+)

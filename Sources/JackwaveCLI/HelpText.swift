@@ -1,0 +1,49 @@
+/// What `--help` prints.
+enum HelpText {
+    static let main = """
+    jackwave: record, play tones and meter levels on a JACK server.
+
+    Usage:
+      jackwave --record FILE [options]   record the input ports to FILE
+      jackwave --tone HZ [options]       play a sine tone on the output ports
+      jackwave [options]                 meter the first two capture ports
+      jackwave plot FILE -o OUT.png|svg  draw a recording or a level stream
+      jackwave levels FILE [-o OUT]      a sound file's level stream, offline
+
+    Recording:
+      --record FILE          .wav (default), .flac, .ogg, .w64, .rf64, .caf, .aiff
+      -c, --channels N       input ports in_1 … in_N (default 2, or one per --port match)
+      -p, --port PATTERN     source port(s) to connect, in order (name or glob; repeatable)
+      --manual               connect nothing: wire the ports yourself (qjackctl)
+      -d, --duration SEC     stop after exactly SEC × sample-rate frames
+      --bits 16|24|32|float  sample format (default float; FLAC 24)
+      --buffer SEC           ring buffer between JACK and the disk (default 10)
+      --force                overwrite existing files
+
+    Tone:
+      --tone HZ              frequency, 0 < HZ < sample rate / 2, fractions allowed
+      --outputs M            output ports out_1 … out_M (default 2)
+      -t, --to PATTERN       destination port(s) to connect (name or glob; repeatable)
+      --volume V             peak level, 0…1 or dBFS like -6dB (default 0.1 = -20 dBFS)
+      --fade MS              raised-cosine fade in and out (default 20)
+      Keys on a terminal: space pause, up/down ±1 semitone, left/right ±1 cent,
+      +/- ±1 dB, q stop.
+
+    Levels:
+      --levels FILE|-        per-block peak levels as CSV (.csv, -) or JSON Lines (.jsonl)
+      --levels-format F      csv or jsonl
+      --level-interval MS    one row per MS instead of per JACK period (maximum of peaks)
+      --meter, --no-meter    live meter on stderr (default: when stderr is a terminal)
+      --plot OUT             after --record, draw the recording to OUT.png or OUT.svg
+
+    JACK:
+      -n, --name NAME        client name (default jackwave)
+      -s, --server NAME      server (default $JACK_DEFAULT_SERVER, else the default)
+
+      --help, --version
+
+    Ctrl-C stops cleanly (a tone fades out first); a second Ctrl-C stops at once, still
+    leaving a valid file. Exit codes: 0 done, 1 runtime failure, 2 bad usage.
+
+    """
+}

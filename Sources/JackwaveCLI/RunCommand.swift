@@ -1,0 +1,113 @@
+import CJack
+import Foundation
+import JackwaveDSP
+import JackwaveHost
+
+/// The main command: record, play a tone, meter and export levels, in one JACK client.
+///
+/// Order matters and is the point of this type: every check that can fail as a usage error
+/// runs before any file is created; everything the realtime callback touches is built
+/// before `jack_activate`; the run starts only after the ports are connected.
+public enum RunCommand {
+    /// Main-loop period: 20 ms checks stop conditions well within a second and redraws
+    /// the meter at 25 frames a second, while sleeping almost all the time.
+    static let tick: UInt32 = 20_000
+
+    public static func run(_ o: RunOptions) -> Int32 {
+        // 1. Files: everything that can be checked without JACK.
+        let recordFormat: Int32?
+        do throws(UsageError) {
+            recordFormat = try checkOutputs(o)
+        } catch {
+            Console.error(error.message)
+            return 2
+        }
+
+        // 2. JACK: client and ports; port patterns need the ports to exist.
+        let client: JackClient
+        do throws(JackError) {
+            client = try JackClient(name: o.clientName, server: o.server)
+        } catch {
+            Console.error(error.message)
+            return 1
+        }
+        defer { client.close() }
+        let sampleRate = client.sampleRate
+        if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
+            Console.error("--tone \(format(hz)) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\(format(Double(sampleRate) / 2)) Hz)")
+            return 2
+        }
+
+        let plan: ConnectionPlan
+        let inputs: [OpaquePointer], outputs: [OpaquePointer]
+        do {
+            // Outputs first, so that `--port jackwave:out_1` finds them.
+            outputs = try o.playsTone
+                ? (1...o.outputs).map { i throws(JackError) in try client.registerAudioPort(shortName: "out_\(i)", isInput: false) }
+                : []
+            let sources = o.manual || o.portPatterns.isEmpty ? [] : try PortPatterns.resolve(
+                o.portPatterns, among: client.portNames(flags: JackPortIsOutput), what: "source")
+            let channels = o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0
+            if sources.count > channels {
+                throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (--channels \(channels))")
+            }
+            let destinations = o.manual || o.toPatterns.isEmpty ? [] : try PortPatterns.resolve(
+                o.toPatterns, among: client.portNames(flags: JackPortIsInput), what: "destination")
+            inputs = try (0..<channels).map { $0 + 1 }.map { i throws(JackError) in try client.registerAudioPort(shortName: "in_\(i)", isInput: true) }
+            plan = ConnectionPlan(options: o, client: client, inputs: inputs, outputs: outputs,
+                                  sources: sources, destinations: destinations)
+        } catch let error as UsageError {
+            Console.error(error.message)
+            return 2
+        } catch let error as JackError {
+            Console.error(error.message)
+            return 1
+        } catch {
+            Console.error("\(error)")
+            return 1
+        }
+
+        // 3. The recording file, now that the sample rate is known.
+        let file: SoundFile?
+        if let path = o.recordPath, let formatWord = recordFormat {
+            do throws(SoundFileError) {
+                file = try SoundFile(writingTo: path, format: formatWord, channels: inputs.count, sampleRate: sampleRate)
+            } catch {
+                Console.error(error.message)
+                return 1
+            }
+        } else {
+            file = nil
+        }
+
+        let levels = inputs.isEmpty ? nil : LevelPipeline()
+        let session = Session(options: o, client: client, inputs: inputs, outputs: outputs,
+                              sampleRate: sampleRate, file: file, plan: plan, levels: levels)
+        return session.run()
+    }
+
+    /// Checks every output path and returns the recording's libsndfile format word.
+    static func checkOutputs(_ o: RunOptions) throws(UsageError) -> Int32? {
+        var formatWord: Int32?
+        if let path = o.recordPath {
+            guard let format = SoundFormat.forPath(path) else {
+                throw UsageError("--record \(path): unknown extension (use .wav, .flac, .ogg, .w64, .rf64, .caf or .aiff)")
+            }
+            guard let word = format.formatWord(depth: o.depth) else {
+                throw UsageError("--record \(path): this format cannot hold --bits \(o.depth?.rawValue ?? "")")
+            }
+            try OutputPath.check(path, force: o.force, option: "--record")
+            formatWord = word
+        }
+        if let path = o.levelsPath, path != "-" {
+            try OutputPath.check(path, force: o.force, option: "--levels")
+        }
+        if let path = o.plotPath {
+            guard ["png", "svg"].contains(OutputPath.fileExtension(path)) else {
+                throw UsageError("--plot \(path): unknown extension (use .png or .svg)")
+            }
+            try OutputPath.check(path, force: o.force, option: "--plot")
+        }
+        return formatWord
+    }
+}

@@ -1,0 +1,57 @@
+import JackwaveHost
+
+/// Everything the main command (`--record`, `--tone`, or monitoring) was asked to do,
+/// parsed and range-checked but not yet checked against the server or the disk.
+public struct RunOptions: Equatable, Sendable {
+    // Recording
+    public var recordPath: String?
+    /// Input ports; nil means not given (2, or the number of `--port` matches).
+    public var channels: Int?
+    public var portPatterns: [String] = []
+    public var manual = false
+    public var duration: Double?
+    public var depth: SampleDepth?
+    public var force = false
+    public var bufferSeconds: Double = 10
+
+    // JACK
+    public var clientName = "jackwave"
+    public var server: String?
+
+    // Tone
+    public var toneFrequency: Double?
+    public var outputs = 2
+    public var toPatterns: [String] = []
+    /// Peak amplitude, linear: 0.1 is -20 dBFS.
+    public var volume: Float = 0.1
+    public var fadeMilliseconds: Double = 20
+
+    // Levels and meter
+    public var levelsPath: String?
+    public var levelsFormat: LevelStreamFormat?
+    public var levelIntervalMilliseconds: Double?
+    /// nil: show the meter when stderr is a terminal.
+    public var meter: Bool?
+
+    // Afterwards
+    public var plotPath: String?
+
+    public init() {}
+
+    /// Input channel count in effect before ports are resolved.
+    public var effectiveChannels: Int { channels ?? 2 }
+    /// Whether this run plays a tone.
+    public var playsTone: Bool { toneFrequency != nil }
+    /// Whether jackwave registers input ports: always, except for a bare tone (which then
+    /// connects nothing to the capture ports it does not need).
+    public var wantsInputs: Bool {
+        records || !playsTone || channels != nil || !portPatterns.isEmpty || levelsPath != nil || meter == true
+    }
+    /// Whether this run records a file.
+    public var records: Bool { recordPath != nil }
+}
+
+/// How a level stream is written.
+public enum LevelStreamFormat: String, Equatable, Sendable {
+    case csv, jsonl
+}

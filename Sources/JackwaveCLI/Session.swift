@@ -1,0 +1,183 @@
+import Foundation
+import JackwaveDSP
+import JackwaveHost
+
+/// One run of the main command, from activation to the summary line.
+final class Session {
+    /// Why a run ended.
+    enum Ending: Equatable {
+        case finished, interrupted, serverGone, sampleRateChanged, writeFailed(String), levelsFailed(String)
+        var exitCode: Int32 {
+            switch self {
+            case .finished, .interrupted: 0
+            default: 1
+            }
+        }
+    }
+
+    let options: RunOptions
+    let client: JackClient
+    let sampleRate: Int
+    let signals = EngineSignals()
+    let messages = MessageQueue()
+    let engine: RealtimeEngine
+    let notifications: JackNotifications
+    let writer: RecordingWriter?
+    let file: SoundFile?
+    let plan: ConnectionPlan
+    let levels: LevelPipeline?
+
+    init(options o: RunOptions, client: JackClient, inputs: [OpaquePointer], outputs: [OpaquePointer],
+         sampleRate: Int, file: SoundFile?, plan: ConnectionPlan, levels: LevelPipeline?) {
+        options = o
+        self.client = client
+        self.sampleRate = sampleRate
+        self.file = file
+        self.plan = plan
+        self.levels = levels
+        let frameLimit = o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) }
+        let tone = o.toneFrequency.map {
+            ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
+        }
+        // The level ring holds 2 s of blocks at the smallest period JACK allows (16 frames),
+        // so a busy main thread (a slow terminal) never loses levels.
+        let levelBlocks = levels == nil ? 0 : 2 * sampleRate / 16
+        let configuration = EngineConfiguration(
+            inputs: inputs.count, outputs: outputs.count,
+            audioRingFrames: file == nil ? 0 : Int(o.bufferSeconds * Double(sampleRate)),
+            levelRingBlocks: levelBlocks, frameLimit: frameLimit, tone: tone)
+        engine = RealtimeEngine(configuration: configuration, inputs: inputs, outputs: outputs,
+                                sampleRate: sampleRate, signals: signals)
+        notifications = JackNotifications(client: client, signals: signals, messages: messages)
+        if let file, let ring = engine.audioRing {
+            writer = RecordingWriter(file: file, ring: ring, drops: engine.dropRing, messages: messages,
+                                     stallMicroseconds: Session.testStall())
+        } else {
+            writer = nil
+        }
+    }
+
+    /// Runs to the end and returns the exit code.
+    func run() -> Int32 {
+        SignalTrap.install()
+        notifications.install()
+        let context = Unmanaged.passUnretained(engine).toOpaque()
+        do throws(JackError) {
+            try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
+            writer?.start()
+            try client.activate()
+        } catch {
+            Console.error(error.message)
+            writer?.requestStop(.drainThenStop)
+            _ = writer?.wait(timeout: 5)
+            return 1
+        }
+        for failure in plan.connect(client) { Console.say(failure) }
+        for input in plan.unconnectedInputs { Console.say("\(input) is not connected: it records silence until you connect it") }
+        // `.releasing`: the connections above happen before the first counted cycle.
+        signals.started.store(true, ordering: .releasing)
+
+        let ending = mainLoop()
+        return finish(ending)
+    }
+
+    /// Polls stop conditions and feeds the level consumers until the run ends.
+    private func mainLoop() -> Ending {
+        var handledInterrupts = 0
+        var toneFadingSince: Date?
+        while true {
+            usleep(RunCommand.tick)
+            flushMessages()
+            if let failure = levels?.drain(engine) { return .levelsFailed(failure) }
+            if signals.serverGone.load(ordering: .relaxed) { return .serverGone }
+            if signals.sampleRateChanged.load(ordering: .relaxed) { return .sampleRateChanged }
+            if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
+            if signals.finished.load(ordering: .relaxed) { return .finished }
+            if options.playsTone && !options.records && options.duration == nil
+                && signals.toneFinished.load(ordering: .relaxed) { return .interrupted }
+            let interrupts = SignalTrap.count
+            if interrupts > handledInterrupts {
+                handledInterrupts = interrupts
+                // With a tone, the first Ctrl-C fades it out; the run ends when the fade has.
+                if options.playsTone && toneFadingSince == nil && interrupts == 1 {
+                    signals.toneStopRequested.store(true, ordering: .relaxed)
+                    toneFadingSince = Date()
+                } else {
+                    return .interrupted
+                }
+            }
+            if let since = toneFadingSince,
+               signals.toneFinished.load(ordering: .relaxed)
+                || Date().timeIntervalSince(since) > options.fadeMilliseconds / 1000 + 1 {
+                return .interrupted
+            }
+        }
+    }
+
+    /// Stops JACK, drains the rings, closes the files and prints the summary.
+    private func finish(_ ending: Ending) -> Int32 {
+        let serverAlive = ending != .serverGone
+        if serverAlive { client.deactivate() }
+        levels?.drainAndClose(engine)
+        var code = ending.exitCode
+        if let writer {
+            writer.requestStop(.drainThenStop)
+            var handled = SignalTrap.count
+            while !writer.wait(timeout: 0.05) {
+                if SignalTrap.count > handled {
+                    handled = SignalTrap.count
+                    Console.say("stopping without draining the buffer")
+                    writer.requestStop(.stopNow)
+                }
+                flushMessages()
+            }
+            if case .finished = ending, writer.failed.load(ordering: .relaxed) { code = 1 }
+        }
+        flushMessages()
+        switch ending {
+        case .serverGone: Console.error("the JACK server went away; the file holds everything received before it did")
+        case .sampleRateChanged: Console.error("the JACK server's sample rate changed; stopped (a file has one rate)")
+        case let .writeFailed(message): Console.error("\(message); stopped, the file holds everything written before the error")
+        case let .levelsFailed(message): Console.error(message)
+        default: break
+        }
+        if let message = levels?.failure, ending != .levelsFailed(message) {
+            Console.error(message)
+            code = 1
+        }
+        Console.say(summary())
+        if let plot = options.plotPath, let path = options.recordPath, code == 0 {
+            code = PlotHook.plotAfterRecording(recording: path, output: plot)
+        }
+        return code
+    }
+
+    private func summary() -> String {
+        let xruns = signals.xruns.load(ordering: .relaxed)
+        let dropped = signals.droppedFrames.load(ordering: .relaxed)
+        if let writer, let path = options.recordPath {
+            let frames = writer.framesWritten.load(ordering: .relaxed)
+            let seconds = String(format: "%.3f", Double(frames) / Double(sampleRate))
+            var line = "recorded \(path): \(seconds) s, \(frames) frames, \(engine.configuration.inputs) channels, \(xruns) xruns, \(dropped) dropped frames"
+            if let tone = options.toneFrequency { line += ", tone \(format(tone)) Hz" }
+            return line
+        }
+        let frames = signals.streamFrames.load(ordering: .relaxed)
+        let seconds = String(format: "%.3f", Double(frames) / Double(sampleRate))
+        if let tone = options.toneFrequency {
+            return "played \(format(tone)) Hz: \(seconds) s, \(engine.configuration.outputs) outputs, \(xruns) xruns"
+        }
+        return "monitored \(seconds) s, \(engine.configuration.inputs) channels, \(xruns) xruns"
+    }
+
+    private func flushMessages() {
+        for line in messages.drain() { levels?.printAboveMeter("jackwave: \(line)") ?? Console.say(line) }
+    }
+
+    /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before
+    /// each pass, to provoke a full ring for real.
+    static func testStall() -> UInt32 {
+        guard let text = ProcessInfo.processInfo.environment["JACKWAVE_TEST_WRITER_STALL_US"] else { return 0 }
+        return UInt32(text) ?? 0
+    }
+}

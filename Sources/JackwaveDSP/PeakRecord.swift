@@ -1,0 +1,23 @@
+/// One input channel's peak over one block: the level ring's payload.
+///
+/// A block of `channels` inputs travels as `channels` consecutive records (one ring slot),
+/// so a consumer always receives every channel of a block or none of them.
+@frozen
+public struct PeakRecord: BitwiseCopyable, Equatable, Sendable {
+    /// The block's first frame, counted from the start of the run.
+    public var startFrame: Int64
+    /// Frames in the block.
+    public var frameCount: Int32
+    /// Largest absolute sample in the block (linear, 1.0 = full scale).
+    public var peak: Float
+
+    @inlinable
+    public init(startFrame: Int64, frameCount: Int32, peak: Float) {
+        self.startFrame = startFrame
+        self.frameCount = frameCount
+        self.peak = peak
+    }
+
+    /// The all-zero record, for initialising ring storage.
+    public static let zero = PeakRecord(startFrame: 0, frameCount: 0, peak: 0)
+}

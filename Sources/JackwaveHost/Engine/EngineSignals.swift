@@ -1,0 +1,43 @@
+import Synchronization
+
+/// Cross-thread state of a run: flags and counters shared by the realtime callback, JACK's
+/// notification thread, the writer thread and the main thread.
+///
+/// Every field is an independent value: no field publishes other memory, so `.relaxed`
+/// is enough everywhere, except `started`, which hands the main thread's setup (port
+/// connections made, tone armed) to the callback (`.releasing` / `.acquiring`).
+public final class EngineSignals: Sendable {
+    /// Set by the main thread once ports are connected; the callback then starts counting
+    /// frames, recording and playing. Before it, outputs are silent.
+    public let started = Atomic<Bool>(false)
+    /// Set by the callback when the frame limit (`--duration`) has been reached and, with a
+    /// tone, its fade-out has ended.
+    public let finished = Atomic<Bool>(false)
+    /// Frames processed since `started`: the stream position.
+    public let streamFrames = Atomic<Int>(0)
+    /// Frames that did not fit in the audio ring (replaced by silence in the file).
+    public let droppedFrames = Atomic<Int>(0)
+    /// Blocks whose peaks did not fit in the level ring.
+    public let droppedLevelBlocks = Atomic<Int>(0)
+    /// Xruns reported by the server.
+    public let xruns = Atomic<Int>(0)
+    /// The server shut down or kicked us out.
+    public let serverGone = Atomic<Bool>(false)
+    /// The server's sample rate changed under us.
+    public let sampleRateChanged = Atomic<Bool>(false)
+    /// Buffer-size changes seen (they need no action: nothing is sized to the period).
+    public let bufferSizeChanges = Atomic<Int>(0)
+
+    /// The tone's target frequency in Hz, as `Double.bitPattern`.
+    public let toneFrequencyBits = Atomic<UInt64>(0)
+    /// The tone's target peak amplitude, as `Float.bitPattern`.
+    public let toneAmplitudeBits = Atomic<UInt32>(0)
+    /// Tone paused (fades out) or playing (fades in).
+    public let tonePaused = Atomic<Bool>(false)
+    /// Tone asked to fade out and finish (Ctrl-C, `q`).
+    public let toneStopRequested = Atomic<Bool>(false)
+    /// The tone's fade-out has ended.
+    public let toneFinished = Atomic<Bool>(false)
+
+    public init() {}
+}

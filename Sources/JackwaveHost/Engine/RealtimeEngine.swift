@@ -1,0 +1,254 @@
+import CJack
+import JackwaveDSP
+
+/// What the realtime callback does each cycle: which rings it feeds and whether it plays.
+public struct EngineConfiguration: Sendable {
+    /// Input ports `in_1 … in_N`.
+    public var inputs: Int
+    /// Output ports `out_1 … out_M` (0 without a tone).
+    public var outputs: Int
+    /// Audio ring capacity in frames, or 0 when not recording.
+    public var audioRingFrames: Int
+    /// Level ring capacity in blocks, or 0 when nobody consumes levels.
+    public var levelRingBlocks: Int
+    /// Stop after this many frames (`--duration`), or nil to run until stopped.
+    public var frameLimit: Int64?
+    /// The tone to play on the outputs, if any.
+    public var tone: ToneSettings?
+
+    public init(inputs: Int, outputs: Int, audioRingFrames: Int, levelRingBlocks: Int,
+                frameLimit: Int64?, tone: ToneSettings?) {
+        self.inputs = inputs
+        self.outputs = outputs
+        self.audioRingFrames = audioRingFrames
+        self.levelRingBlocks = levelRingBlocks
+        self.frameLimit = frameLimit
+        self.tone = tone
+    }
+}
+
+/// A tone's starting parameters.
+public struct ToneSettings: Sendable {
+    public var frequency: Double
+    public var amplitude: Float
+    public var fadeSeconds: Double
+    public init(frequency: Double, amplitude: Float, fadeSeconds: Double) {
+        self.frequency = frequency
+        self.amplitude = amplitude
+        self.fadeSeconds = fadeSeconds
+    }
+}
+
+/// State only the realtime thread reads and writes, kept behind a pointer so the callback
+/// touches no class `var` (and so no exclusivity check) and allocates nothing.
+struct RealtimeState {
+    var streamFrame: Int64 = 0
+    var frameLimit: Int64 = .max
+    /// A gap not yet published to the writer (the drop ring was full, or the gap goes on).
+    var pendingDropStart: Int64 = 0
+    var pendingDropCount: Int64 = 0
+    var tone: ToneGenerator?
+    var appliedFrequencyBits: UInt64 = 0
+    var appliedAmplitudeBits: UInt32 = 0
+    var appliedPaused = false
+    var appliedStop = false
+}
+
+/// The realtime half of jackwave: everything the JACK process callback touches, allocated
+/// and touched before activation, reached from the callback through one opaque pointer.
+///
+/// All stored properties are `let`: the callback mutates only `state` (its own) and the
+/// rings and atomics, which are built for it.
+public final class RealtimeEngine: @unchecked Sendable {
+    public let configuration: EngineConfiguration
+    public let signals: EngineSignals
+    /// Interleaved input frames for the writer thread; nil when not recording.
+    public let audioRing: SPSCRing<Float>?
+    /// One slot per block: the peak of every input; nil when levels are not consumed.
+    public let levelRing: SPSCRing<PeakRecord>?
+    /// Gaps in the audio, for the writer to fill with silence.
+    public let dropRing: SPSCRing<DropEvent>
+    let inputPorts: UnsafeMutablePointer<OpaquePointer>
+    let outputPorts: UnsafeMutablePointer<OpaquePointer>
+    let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
+    let state: UnsafeMutablePointer<RealtimeState>
+
+    /// Drop events the writer may owe at once. A gap that goes on is one event, so this
+    /// only fills if the writer is stalled through hundreds of separate gaps.
+    static let dropRingCapacity = 1024
+
+    /// Builds the engine for already registered ports (`inputs` and `outputs` as many as
+    /// the configuration says) at the server's sample rate.
+    public init(configuration: EngineConfiguration, inputs: [OpaquePointer], outputs: [OpaquePointer],
+                sampleRate: Int, signals: EngineSignals) {
+        precondition(inputs.count == configuration.inputs && outputs.count == configuration.outputs)
+        self.configuration = configuration
+        self.signals = signals
+        audioRing = configuration.audioRingFrames > 0
+            ? SPSCRing(minimumCapacity: configuration.audioRingFrames, width: max(1, configuration.inputs), zero: 0)
+            : nil
+        levelRing = configuration.levelRingBlocks > 0 && configuration.inputs > 0
+            ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs, zero: .zero)
+            : nil
+        dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1, zero: .zero)
+        inputPorts = .allocate(capacity: max(1, inputs.count))
+        outputPorts = .allocate(capacity: max(1, outputs.count))
+        inputBuffers = .allocate(capacity: max(1, inputs.count))
+        for (i, p) in inputs.enumerated() { (inputPorts + i).initialize(to: p) }
+        for (i, p) in outputs.enumerated() { (outputPorts + i).initialize(to: p) }
+        state = .allocate(capacity: 1)
+        var initial = RealtimeState()
+        initial.frameLimit = configuration.frameLimit ?? .max
+        if let tone = configuration.tone {
+            var generator = ToneGenerator(sampleRate: Double(sampleRate), frequency: tone.frequency,
+                                          amplitude: tone.amplitude,
+                                          fadeFrames: Int((tone.fadeSeconds * Double(sampleRate)).rounded()))
+            if let limit = configuration.frameLimit { generator.stop(endingAtFrame: limit) }
+            initial.tone = generator
+            initial.appliedFrequencyBits = tone.frequency.bitPattern
+            initial.appliedAmplitudeBits = tone.amplitude.bitPattern
+            signals.toneFrequencyBits.store(tone.frequency.bitPattern, ordering: .relaxed)
+            signals.toneAmplitudeBits.store(tone.amplitude.bitPattern, ordering: .relaxed)
+        }
+        state.initialize(to: initial)
+    }
+
+    deinit {
+        inputPorts.deallocate()
+        outputPorts.deallocate()
+        inputBuffers.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The C callback JACK calls once per period on its realtime thread.
+    /// `context` is an unretained `RealtimeEngine`.
+    public static let processCallback: JackProcessCallback = { nframes, context in
+        Unmanaged<RealtimeEngine>.fromOpaque(context!)._withUnsafeGuaranteedRef { engine in
+            engine.process(frames: Int(nframes))
+        }
+        return 0
+    }
+
+    /// One period. Runs on JACK's realtime thread: no allocation, no locks, no syscalls.
+    @inline(__always)
+    func process(frames n: Int) {
+        let nframes = jack_nframes_t(n)
+        // `.acquiring` pairs with the main thread's `.releasing` store after it has
+        // connected the ports: nothing before `started` counts as part of the run.
+        guard signals.started.load(ordering: .acquiring) else {
+            silenceOutputs(nframes: nframes, frames: n)
+            return
+        }
+        let s = state
+        let start = s.pointee.streamFrame
+        let counted = Int(max(0, min(Int64(n), s.pointee.frameLimit - start)))
+        let inputs = configuration.inputs
+
+        if counted > 0 && inputs > 0 {
+            for c in 0..<inputs {
+                inputBuffers[c] = UnsafePointer(jack_port_get_buffer(inputPorts[c], nframes)!
+                    .assumingMemoryBound(to: Float.self))
+            }
+            if let levelRing { pushPeaks(levelRing, startFrame: start, frames: counted) }
+            if let audioRing { pushAudio(audioRing, startFrame: start, frames: counted) }
+        }
+        if configuration.outputs > 0 { playTone(nframes: nframes, frames: n) }
+
+        let end = start + Int64(counted)
+        s.pointee.streamFrame = end
+        signals.streamFrames.store(Int(end), ordering: .relaxed)
+        if end >= s.pointee.frameLimit && (s.pointee.tone?.isFinished ?? true) {
+            signals.finished.store(true, ordering: .relaxed)
+        }
+    }
+
+    @inline(__always)
+    func pushPeaks(_ ring: SPSCRing<PeakRecord>, startFrame: Int64, frames: Int) {
+        let region = ring.writableRegions(upTo: 1)
+        guard region.count == 1 else {
+            signals.droppedLevelBlocks.add(1, ordering: .relaxed)
+            return
+        }
+        for c in 0..<configuration.inputs {
+            region.first[c] = PeakRecord(startFrame: startFrame, frameCount: Int32(frames),
+                                         peak: Peak.of(inputBuffers[c], count: frames))
+        }
+        ring.commitWrite(1)
+    }
+
+    @inline(__always)
+    func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int) {
+        let s = state
+        // A gap must be announced before any audio that follows it.
+        if s.pointee.pendingDropCount > 0 {
+            let event = DropEvent(atFrame: s.pointee.pendingDropStart, count: s.pointee.pendingDropCount)
+            let slot = dropRing.writableRegions(upTo: 1)
+            if slot.count == 1 {
+                slot.first.pointee = event
+                dropRing.commitWrite(1)
+                s.pointee.pendingDropCount = 0
+            }
+        }
+        let region = ring.writableRegions(upTo: frames)
+        guard s.pointee.pendingDropCount == 0 && region.count == frames else {
+            // Whole block or nothing: the writer fills the gap with silence.
+            if s.pointee.pendingDropCount == 0 { s.pointee.pendingDropStart = startFrame }
+            s.pointee.pendingDropCount += Int64(frames)
+            signals.droppedFrames.add(frames, ordering: .relaxed)
+            return
+        }
+        let channels = configuration.inputs
+        Interleave.interleave(from: inputBuffers, channels: channels, sourceOffset: 0,
+                              frames: region.firstCount, into: region.first)
+        if region.secondCount > 0 {
+            Interleave.interleave(from: inputBuffers, channels: channels, sourceOffset: region.firstCount,
+                                  frames: region.secondCount, into: region.second)
+        }
+        ring.commitWrite(frames)
+    }
+
+    @inline(__always)
+    func playTone(nframes: jack_nframes_t, frames n: Int) {
+        let s = state
+        guard s.pointee.tone != nil else {
+            silenceOutputs(nframes: nframes, frames: n)
+            return
+        }
+        // Parameter changes from the main thread: each is one independent value (relaxed).
+        let f = signals.toneFrequencyBits.load(ordering: .relaxed)
+        if f != s.pointee.appliedFrequencyBits {
+            s.pointee.appliedFrequencyBits = f
+            s.pointee.tone!.setFrequency(Double(bitPattern: f))
+        }
+        let a = signals.toneAmplitudeBits.load(ordering: .relaxed)
+        if a != s.pointee.appliedAmplitudeBits {
+            s.pointee.appliedAmplitudeBits = a
+            s.pointee.tone!.setAmplitude(Float(bitPattern: a))
+        }
+        let paused = signals.tonePaused.load(ordering: .relaxed)
+        if paused != s.pointee.appliedPaused {
+            s.pointee.appliedPaused = paused
+            s.pointee.tone!.setPaused(paused)
+        }
+        if !s.pointee.appliedStop && signals.toneStopRequested.load(ordering: .relaxed) {
+            s.pointee.appliedStop = true
+            s.pointee.tone!.stop()
+        }
+        let first = jack_port_get_buffer(outputPorts[0], nframes)!.assumingMemoryBound(to: Float.self)
+        s.pointee.tone!.process(into: first, count: n)
+        for o in 1..<max(1, configuration.outputs) {
+            jack_port_get_buffer(outputPorts[o], nframes)!.assumingMemoryBound(to: Float.self)
+                .update(from: first, count: n)
+        }
+        if s.pointee.tone!.isFinished { signals.toneFinished.store(true, ordering: .relaxed) }
+    }
+
+    @inline(__always)
+    func silenceOutputs(nframes: jack_nframes_t, frames n: Int) {
+        for o in 0..<configuration.outputs {
+            jack_port_get_buffer(outputPorts[o], nframes)!.assumingMemoryBound(to: Float.self)
+                .update(repeating: 0, count: n)
+        }
+    }
+}

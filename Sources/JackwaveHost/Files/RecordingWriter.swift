@@ -1,0 +1,165 @@
+import Foundation
+import JackwaveDSP
+import Synchronization
+
+/// The non-realtime thread that drains the audio ring into a sound file.
+///
+/// It writes straight from the ring's regions (no copy), fills announced gaps with
+/// silence so the file's timeline stays true to wall time, and brings the file's header up
+/// to date every `headerInterval` so that a reader after a crash or SIGKILL finds the audio.
+/// It never spins: with nothing to write it sleeps `pollInterval`.
+public final class RecordingWriter: @unchecked Sendable {
+    /// How the writer should end.
+    public enum Stop: Int, Sendable {
+        case running = 0, drainThenStop = 1, stopNow = 2
+    }
+
+    /// Sleep when the ring is empty: 20 ms is 1/500 of the default 10 s ring, so the ring
+    /// never fills on account of the sleep, and the thread wakes only 50 times a second.
+    static let pollInterval: UInt32 = 20_000
+    /// Header refresh period: the most audio a crash can hide from readers.
+    public static let headerInterval: Double = 0.5
+
+    let file: SoundFile
+    let ring: SPSCRing<Float>
+    let drops: SPSCRing<DropEvent>
+    let messages: MessageQueue
+    let channels: Int
+    let zeros: UnsafeMutablePointer<Float>
+    static let zeroFrames = 4096
+
+    /// Written by `finish`, read by the writer thread each pass (relaxed: a lone value).
+    let stop = Atomic<Int>(Stop.running.rawValue)
+    /// Frames in the file, silence included. Written by the writer thread only.
+    public let framesWritten = Atomic<Int>(0)
+    /// Set when a write failed; the message is in `failure`.
+    public let failed = Atomic<Bool>(false)
+    private let failureText = Mutex<String?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+    /// Test hook: the writer sleeps this long before each pass (simulates a slow disk).
+    let stallMicroseconds: UInt32
+
+    /// A writer for `file`, fed by `ring` (width = the file's channels) and `drops`.
+    public init(file: SoundFile, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
+                stallMicroseconds: UInt32 = 0) {
+        self.file = file
+        self.ring = ring
+        self.drops = drops
+        self.messages = messages
+        self.channels = file.channels
+        self.stallMicroseconds = stallMicroseconds
+        zeros = .allocate(capacity: Self.zeroFrames * file.channels)
+        zeros.initialize(repeating: 0, count: Self.zeroFrames * file.channels)
+    }
+
+    deinit { zeros.deallocate() }
+
+    /// The message of the write error that stopped the writer, if any.
+    public var failure: String? { failureText.withLock { $0 } }
+
+    /// Starts the thread.
+    public func start() {
+        let t = Thread { [self] in
+            run()
+            done.signal()
+        }
+        t.name = "jackwave-writer"
+        thread = t
+        t.start()
+    }
+
+    /// Asks the thread to end: after draining what the ring holds, or at once. A later
+    /// `.stopNow` upgrades a drain (a second Ctrl-C). Does not wait; see `wait(timeout:)`.
+    public func requestStop(_ how: Stop) {
+        stop.store(max(how.rawValue, stop.load(ordering: .relaxed)), ordering: .relaxed)
+    }
+
+    /// Waits up to `timeout` seconds for the thread to end; true once it has. The file is
+    /// closed, and so valid, when this returns true.
+    public func wait(timeout: Double) -> Bool {
+        guard thread != nil else { return true }
+        guard done.wait(timeout: .now() + timeout) == .success else { return false }
+        thread = nil
+        return true
+    }
+
+    private func run() {
+        var lastHeader = Date()
+        while true {
+            let mode = stop.load(ordering: .relaxed)
+            if mode == Stop.stopNow.rawValue { break }
+            if stallMicroseconds > 0 && mode == Stop.running.rawValue { usleep(stallMicroseconds) }
+            let progressed = drainOnce()
+            if failed.load(ordering: .relaxed) { break }
+            if mode == Stop.drainThenStop.rawValue && !progressed { break }
+            if Date().timeIntervalSince(lastHeader) >= Self.headerInterval {
+                file.updateHeader()
+                lastHeader = Date()
+            }
+            if !progressed { usleep(Self.pollInterval) }
+        }
+        file.close()
+    }
+
+    /// Writes what is available now; returns whether anything was written.
+    private func drainOnce() -> Bool {
+        var progressed = false
+        while !failed.load(ordering: .relaxed) {
+            // Read the next gap before the audio count: the callback publishes a gap only
+            // after the audio before it, so the audio up to the gap is then visible too.
+            let gap = drops.readableRegions(upTo: 1)
+            let position = Int64(framesWritten.load(ordering: .relaxed))
+            if gap.count == 1 {
+                let event = gap.first.pointee
+                if event.atFrame > position {
+                    let n = writeAudio(upTo: Int(event.atFrame - position))
+                    if n == 0 { break }
+                } else {
+                    writeSilence(frames: event.count)
+                    drops.commitRead(1)
+                    let seconds = Double(event.atFrame) / Double(file.sampleRate)
+                    messages.post(String(format: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
+                                         event.count, seconds))
+                }
+                progressed = true
+            } else {
+                if writeAudio(upTo: .max) == 0 { break }
+                progressed = true
+            }
+        }
+        return progressed
+    }
+
+    /// Writes up to `limit` frames from the ring; returns frames written.
+    private func writeAudio(upTo limit: Int) -> Int {
+        let r = ring.readableRegions(upTo: limit)
+        guard r.count > 0 else { return 0 }
+        guard put(r.first, frames: r.firstCount) else { return 0 }
+        if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
+        ring.commitRead(r.count)
+        return r.count
+    }
+
+    private func writeSilence(frames: Int64) {
+        var left = frames
+        while left > 0 && !failed.load(ordering: .relaxed) {
+            let n = Int(min(left, Int64(Self.zeroFrames)))
+            guard put(zeros, frames: n) else { return }
+            left -= Int64(n)
+        }
+    }
+
+    /// One `sf_writef_float`, with the failure recorded once.
+    private func put(_ frames: UnsafePointer<Float>, frames count: Int) -> Bool {
+        let n = file.write(frames, count: count)
+        framesWritten.add(n, ordering: .relaxed)
+        if n < count {
+            let reason = file.lastError
+            failureText.withLock { $0 = "\(file.path): write failed: \(reason)" }
+            failed.store(true, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,106 @@
+import CSndfile
+
+/// An open sound file: the one place where jackwave calls libsndfile.
+///
+/// Every method wraps one `sf_*` function, named in its doc line. Frames are interleaved
+/// 32-bit floats, as JACK delivers them.
+public final class SoundFile {
+    private var handle: OpaquePointer?
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames per second.
+    public let sampleRate: Int
+    /// Frames in the file when opened for reading (0 when writing).
+    public let frames: Int64
+    /// libsndfile's `SF_FORMAT_*` word (major format | subtype).
+    public let format: Int32
+    /// The path it was opened with.
+    public let path: String
+
+    /// Opens `path` for reading: `sf_open` with `SFM_READ`.
+    public init(readingFrom path: String) throws(SoundFileError) {
+        var info = SF_INFO()
+        guard let h = sf_open(path, Int32(SFM_READ), &info) else {
+            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        handle = h
+        channels = Int(info.channels)
+        sampleRate = Int(info.samplerate)
+        frames = Int64(info.frames)
+        format = info.format
+        self.path = path
+    }
+
+    /// Creates (or truncates) `path` for writing: `sf_format_check`, then `sf_open` with
+    /// `SFM_WRITE`. Float-to-integer conversion clips at full scale (`SFC_SET_CLIPPING`)
+    /// instead of wrapping, and short RF64 files stay plain WAV (`SFC_RF64_AUTO_DOWNGRADE`).
+    public init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int) throws(SoundFileError) {
+        var info = SF_INFO()
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        info.format = format
+        guard sf_format_check(&info) != 0 else {
+            throw SoundFileError(path: path, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
+        }
+        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        handle = h
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.frames = 0
+        self.format = format
+        self.path = path
+        _ = sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_RF64) {
+            _ = sf_command(h, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+        }
+    }
+
+    deinit { close() }
+
+    /// `sf_writef_float`: writes `count` interleaved frames; returns frames written.
+    public func write(_ frames: UnsafePointer<Float>, count: Int) -> Int {
+        guard let handle else { return 0 }
+        return Int(sf_writef_float(handle, frames, sf_count_t(count)))
+    }
+
+    /// `sf_readf_float`: reads up to `count` interleaved frames; returns frames read.
+    public func read(into frames: UnsafeMutablePointer<Float>, count: Int) -> Int {
+        guard let handle else { return 0 }
+        return Int(sf_readf_float(handle, frames, sf_count_t(count)))
+    }
+
+    /// `sf_seek` from the start, in frames.
+    @discardableResult
+    public func seek(toFrame frame: Int64) -> Bool {
+        guard let handle else { return false }
+        return sf_seek(handle, sf_count_t(frame), SEEK_SET) >= 0
+    }
+
+    /// `sf_command(SFC_UPDATE_HEADER_NOW)`: makes the header describe every frame written
+    /// so far, so that a reader after a crash sees them.
+    public func updateHeader() {
+        guard let handle else { return }
+        _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+    }
+
+    /// `sf_strerror` for this file: the last error libsndfile saw.
+    public var lastError: String {
+        guard let handle else { return "file is closed" }
+        return String(cString: sf_strerror(handle))
+    }
+
+    /// `sf_close`: finalizes the header and closes. Safe to call twice.
+    public func close() {
+        if let handle { _ = sf_close(handle) }
+        handle = nil
+    }
+}
+
+/// A sound file that could not be opened, read or written: which file, and why.
+public struct SoundFileError: Error, Equatable {
+    public let path: String
+    public let reason: String
+    public var message: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import JackwaveCLI
+
+exit(Jackwave.main(Array(CommandLine.arguments.dropFirst())))
