@@ -2,10 +2,18 @@ import JackwaveDSP
 import JackwaveHost
 
 /// The main thread's consumer of the level ring: feeds the level stream and the meter.
+/// (Stub: stream and meter to come.)
 final class LevelPipeline {
     private(set) var failure: String?
 
-    init() {}
+    /// Whether a run with these options consumes levels at all.
+    static func wanted(_ o: RunOptions, stderrIsTerminal: Bool) -> Bool {
+        o.levelsPath != nil || (o.meter ?? stderrIsTerminal)
+    }
+
+    /// Opens the level stream (creating its file) and prepares the meter.
+    init(options: RunOptions, sampleRate: Int, inputNames: [String],
+         connections: @escaping () -> [[String]], stderrIsTerminal: Bool) throws(LevelStreamError) {}
 
     /// Takes every block the callback has published; returns a failure message if the
     /// stream could not be written.
@@ -16,9 +24,17 @@ final class LevelPipeline {
         return failure
     }
 
-    /// The last drain, after the callback has stopped; closes the stream.
+    /// Redraws the meter if a frame is due.
+    func tick(status: StatusSnapshot) {}
+
+    /// The last drain, after the callback has stopped; ends the stream, restores the terminal.
     func drainAndClose(_ engine: RealtimeEngine) { _ = drain(engine) }
 
     /// Prints a line without tearing the meter.
     func printAboveMeter(_ line: String) { Console.write(line + "\n") }
+}
+
+/// A level stream that could not be opened or written.
+struct LevelStreamError: Error {
+    let message: String
 }

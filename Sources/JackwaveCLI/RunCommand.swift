@@ -67,7 +67,21 @@ public enum RunCommand {
             return 1
         }
 
-        // 3. The recording file, now that the sample rate is known.
+        // 3. The output files, now that the sample rate and ports are known.
+        let levels: LevelPipeline?
+        if !inputs.isEmpty && LevelPipeline.wanted(o, stderrIsTerminal: isatty(2) != 0) {
+            do throws(LevelStreamError) {
+                levels = try LevelPipeline(options: o, sampleRate: sampleRate,
+                                           inputNames: inputs.map { JackClient.shortName(of: $0) },
+                                           connections: { inputs.map(JackClient.connections(of:)) },
+                                           stderrIsTerminal: isatty(2) != 0)
+            } catch {
+                Console.error(error.message)
+                return 1
+            }
+        } else {
+            levels = nil
+        }
         let file: SoundFile?
         if let path = o.recordPath, let formatWord = recordFormat {
             do throws(SoundFileError) {
@@ -80,7 +94,6 @@ public enum RunCommand {
             file = nil
         }
 
-        let levels = inputs.isEmpty ? nil : LevelPipeline()
         let session = Session(options: o, client: client, inputs: inputs, outputs: outputs,
                               sampleRate: sampleRate, file: file, plan: plan, levels: levels)
         return session.run()

@@ -85,10 +85,12 @@ final class Session {
     private func mainLoop() -> Ending {
         var handledInterrupts = 0
         var toneFadingSince: Date?
+        let startTime = Date()
         while true {
             usleep(RunCommand.tick)
             flushMessages()
             if let failure = levels?.drain(engine) { return .levelsFailed(failure) }
+            levels?.tick(status: status(since: startTime))
             if signals.serverGone.load(ordering: .relaxed) { return .serverGone }
             if signals.sampleRateChanged.load(ordering: .relaxed) { return .sampleRateChanged }
             if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
@@ -150,6 +152,21 @@ final class Session {
             code = PlotHook.plotAfterRecording(recording: path, output: plot)
         }
         return code
+    }
+
+    /// The status line's figures now.
+    private func status(since start: Date) -> StatusSnapshot {
+        let fileBytes = options.recordPath.flatMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.int64Value
+        }
+        let ringFill = engine.audioRing.map { Double($0.readableCount) / Double($0.capacity) }
+        return StatusSnapshot(
+            elapsedSeconds: Date().timeIntervalSince(start), recordPath: options.recordPath, fileBytes: fileBytes,
+            ringFill: ringFill, xruns: signals.xruns.load(ordering: .relaxed),
+            droppedFrames: signals.droppedFrames.load(ordering: .relaxed),
+            toneFrequency: options.playsTone ? Double(bitPattern: signals.toneFrequencyBits.load(ordering: .relaxed)) : nil,
+            toneAmplitude: options.playsTone ? Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)) : nil,
+            tonePaused: signals.tonePaused.load(ordering: .relaxed))
     }
 
     private func summary() -> String {

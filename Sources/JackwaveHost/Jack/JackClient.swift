@@ -126,6 +126,11 @@ public final class JackClient {
         return names
     }
 
+    /// `jack_port_short_name`: a port's name without the client (`in_1`).
+    public static func shortName(of port: OpaquePointer) -> String {
+        String(cString: jack_port_short_name(port))
+    }
+
     /// `jack_port_name`: a port's full name (`client:port`).
     public static func fullName(of port: OpaquePointer) -> String {
         String(cString: jack_port_name(port))

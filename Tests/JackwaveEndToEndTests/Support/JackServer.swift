@@ -1,0 +1,58 @@
+import Foundation
+
+/// A private `jackd -d dummy` for the end-to-end tests: started under a unique name,
+/// reached by clients through `JACK_DEFAULT_SERVER`, stopped by its pid.
+final class JackServer: @unchecked Sendable {
+    let name: String
+    let sampleRate: Int
+    let period: Int
+    let process: Process
+
+    /// Starts the server and waits until `jack_lsp` sees its ports.
+    init(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
+        name = "jwtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        self.sampleRate = sampleRate
+        self.period = period
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        process.arguments = ["-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
+                             "-C", "\(capturePorts)", "-P", "\(playbackPorts)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name), out.status == 0,
+               out.stdout.contains("system:capture_1") || capturePorts == 0 {
+                return
+            }
+            usleep(100_000)
+        }
+        stop()
+        throw TestFailure("jackd -n \(name) did not come up within 10 s")
+    }
+
+    /// Kills the server (SIGTERM, then SIGKILL) and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Kills the server at once, as a crash would.
+    func crash() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// A failure of the test machinery itself (not of jackwave).
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
