@@ -4,6 +4,11 @@ public enum Jackwave {
 
     /// Runs with `arguments` (without the program name); returns the exit code.
     public static func main(_ arguments: [String]) -> Int32 {
+        switch arguments.first {
+        case "plot": return PlotCommand.run(Array(arguments.dropFirst()))
+        case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
+        default: break
+        }
         if arguments.contains("--help") || arguments.contains("-h") {
             Console.writeOut(HelpText.main)
             return 0
