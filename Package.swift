@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"]),
+        /// Drives the realtime callback's code offline and times it against memcpy.
+        .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
 
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveHost"]),

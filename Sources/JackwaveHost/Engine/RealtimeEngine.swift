@@ -70,7 +70,9 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let dropRing: SPSCRing<DropEvent>
     let inputPorts: UnsafeMutablePointer<OpaquePointer>
     let outputPorts: UnsafeMutablePointer<OpaquePointer>
+    /// This cycle's port buffers, gathered before the block is processed.
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
+    let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let state: UnsafeMutablePointer<RealtimeState>
 
     /// Drop events the writer may owe at once. A gap that goes on is one event, so this
@@ -78,10 +80,12 @@ public final class RealtimeEngine: @unchecked Sendable {
     static let dropRingCapacity = 1024
 
     /// Builds the engine for already registered ports (`inputs` and `outputs` as many as
-    /// the configuration says) at the server's sample rate.
+    /// the configuration says) at the server's sample rate. Offline drivers (benchmarks,
+    /// tests) pass no ports and call `process(inputs:outputs:frames:)`.
     public init(configuration: EngineConfiguration, inputs: [OpaquePointer], outputs: [OpaquePointer],
                 sampleRate: Int, signals: EngineSignals) {
-        precondition(inputs.count == configuration.inputs && outputs.count == configuration.outputs)
+        precondition(inputs.isEmpty || inputs.count == configuration.inputs)
+        precondition(outputs.isEmpty || outputs.count == configuration.outputs)
         self.configuration = configuration
         self.signals = signals
         audioRing = configuration.audioRingFrames > 0
@@ -93,7 +97,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1, zero: .zero)
         inputPorts = .allocate(capacity: max(1, inputs.count))
         outputPorts = .allocate(capacity: max(1, outputs.count))
-        inputBuffers = .allocate(capacity: max(1, inputs.count))
+        inputBuffers = .allocate(capacity: max(1, configuration.inputs))
+        outputBuffers = .allocate(capacity: max(1, configuration.outputs))
         for (i, p) in inputs.enumerated() { (inputPorts + i).initialize(to: p) }
         for (i, p) in outputs.enumerated() { (outputPorts + i).initialize(to: p) }
         state = .allocate(capacity: 1)
@@ -117,6 +122,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         inputPorts.deallocate()
         outputPorts.deallocate()
         inputBuffers.deallocate()
+        outputBuffers.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -130,30 +136,48 @@ public final class RealtimeEngine: @unchecked Sendable {
         return 0
     }
 
-    /// One period. Runs on JACK's realtime thread: no allocation, no locks, no syscalls.
+    /// One period: gathers the port buffers, then processes the block.
+    /// Runs on JACK's realtime thread: no allocation, no locks, no syscalls.
     @inline(__always)
     func process(frames n: Int) {
         let nframes = jack_nframes_t(n)
+        for c in 0..<configuration.inputs {
+            inputBuffers[c] = UnsafePointer(jack_port_get_buffer(inputPorts[c], nframes)!
+                .assumingMemoryBound(to: Float.self))
+        }
+        for o in 0..<configuration.outputs {
+            outputBuffers[o] = jack_port_get_buffer(outputPorts[o], nframes)!.assumingMemoryBound(to: Float.self)
+        }
+        processBlock(frames: n)
+    }
+
+    /// The same block processing over caller-owned buffers instead of JACK's: for
+    /// benchmarks and tests that drive the callback's code offline.
+    public func process(inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+                        frames n: Int) {
+        inputBuffers.update(from: inputs, count: configuration.inputs)
+        outputBuffers.update(from: outputs, count: configuration.outputs)
+        processBlock(frames: n)
+    }
+
+    /// Records, meters and plays one block from `inputBuffers` to `outputBuffers`.
+    @inline(__always)
+    func processBlock(frames n: Int) {
         // `.acquiring` pairs with the main thread's `.releasing` store after it has
         // connected the ports: nothing before `started` counts as part of the run.
         guard signals.started.load(ordering: .acquiring) else {
-            silenceOutputs(nframes: nframes, frames: n)
+            silenceOutputs(frames: n)
             return
         }
         let s = state
         let start = s.pointee.streamFrame
         let counted = Int(max(0, min(Int64(n), s.pointee.frameLimit - start)))
-        let inputs = configuration.inputs
 
-        if counted > 0 && inputs > 0 {
-            for c in 0..<inputs {
-                inputBuffers[c] = UnsafePointer(jack_port_get_buffer(inputPorts[c], nframes)!
-                    .assumingMemoryBound(to: Float.self))
-            }
+        if counted > 0 && configuration.inputs > 0 {
             if let levelRing { pushPeaks(levelRing, startFrame: start, frames: counted) }
             if let audioRing { pushAudio(audioRing, startFrame: start, frames: counted) }
         }
-        if configuration.outputs > 0 { playTone(nframes: nframes, frames: n) }
+        if configuration.outputs > 0 { playTone(frames: n) }
 
         let end = start + Int64(counted)
         s.pointee.streamFrame = end
@@ -209,10 +233,10 @@ public final class RealtimeEngine: @unchecked Sendable {
     }
 
     @inline(__always)
-    func playTone(nframes: jack_nframes_t, frames n: Int) {
+    func playTone(frames n: Int) {
         let s = state
         guard s.pointee.tone != nil else {
-            silenceOutputs(nframes: nframes, frames: n)
+            silenceOutputs(frames: n)
             return
         }
         // Parameter changes from the main thread: each is one independent value (relaxed).
@@ -235,20 +259,18 @@ public final class RealtimeEngine: @unchecked Sendable {
             s.pointee.appliedStop = true
             s.pointee.tone!.stop()
         }
-        let first = jack_port_get_buffer(outputPorts[0], nframes)!.assumingMemoryBound(to: Float.self)
+        let first = outputBuffers[0]
         s.pointee.tone!.process(into: first, count: n)
         for o in 1..<max(1, configuration.outputs) {
-            jack_port_get_buffer(outputPorts[o], nframes)!.assumingMemoryBound(to: Float.self)
-                .update(from: first, count: n)
+            outputBuffers[o].update(from: first, count: n)
         }
         if s.pointee.tone!.isFinished { signals.toneFinished.store(true, ordering: .relaxed) }
     }
 
     @inline(__always)
-    func silenceOutputs(nframes: jack_nframes_t, frames n: Int) {
+    func silenceOutputs(frames n: Int) {
         for o in 0..<configuration.outputs {
-            jack_port_get_buffer(outputPorts[o], nframes)!.assumingMemoryBound(to: Float.self)
-                .update(repeating: 0, count: n)
+            outputBuffers[o].update(repeating: 0, count: n)
         }
     }
 }

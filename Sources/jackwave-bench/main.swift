@@ -1,0 +1,2 @@
+// Callback-cost benchmark (stub).
+print("jackwave-bench: not yet")
