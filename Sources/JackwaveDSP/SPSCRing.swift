@@ -88,6 +88,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable
     public func write(_ slots: UnsafeBufferPointer<Element>) -> Bool {
         let n = slots.count / width
+        guard n > 0 else { return true } // an empty buffer may have no base address
         let r = writableRegions(upTo: n)
         guard r.count == n else { return false }
         let firstElements = r.firstCount * width
@@ -104,6 +105,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable
     public func read(into out: UnsafeMutableBufferPointer<Element>) -> Int {
         let r = readableRegions(upTo: out.count / width)
+        guard r.count > 0 else { return 0 } // an empty buffer may have no base address
         let firstElements = r.firstCount * width
         out.baseAddress!.update(from: r.first, count: firstElements)
         if r.secondCount > 0 {

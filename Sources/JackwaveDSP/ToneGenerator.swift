@@ -1,46 +1,212 @@
 import Glibc
 
-/// A sine tone generator with an exact double-precision phase accumulator, raised-cosine
-/// fades and smoothed parameter changes. (Stub: to be completed.)
-public struct ToneGenerator {
-    public private(set) var frequency: Double
-    public private(set) var amplitude: Float
-    public let sampleRate: Double
-    public let fadeFrames: Int
-    var phase: Double = 0
-    var frame: Int64 = 0
-    var stopAt: Int64 = .max
+/// A sine tone generator: an exact double-precision phase accumulator, raised-cosine fades
+/// (start, stop, pause, resume) and click-free parameter changes.
+///
+/// The phase is kept in cycles in `[0, 1)` and advanced by `frequency / sampleRate` once per
+/// sample, wrapping every sample; each sample is computed as
+/// `gain · envelope · sin(2π·phase)` in `Double` and rounded once to `Float`. There is no
+/// looped table, so the long-run frequency is the requested one to within the rounding of
+/// one `Double` increment (relative error around 1e-15).
+///
+/// The envelope is an integer *position* `p` in `0…fadeRange`, whose level is the raised
+/// cosine `½ − ½·cos(π·p / fadeFrames)`. Fades move the position one step per sample, so a
+/// fade that reverses half way (pause during a fade-in, resume during a fade-out) turns
+/// round at the level it had reached: nothing ever jumps.
+///
+/// Stopping is a *ceiling* on the position: with the end at frame `D`, the position at frame
+/// `n` is at most `D − n`. Scheduling the end in advance (`stop(endingAtFrame:)`) and
+/// stopping now (`stop()`, the end being `now + position`) are the same mechanism.
+///
+/// Realtime safety: `process` and every setter allocate nothing, take no lock and make no
+/// syscall. The libm calls are `sin` (every sample) and `cos` (envelope, during fades only)
+/// on finite `Double` arguments in `[0, 2π)`, and `floor` in `setFrequency`. glibc computes
+/// all three in registers with static tables or bit manipulation: no allocation, no lock,
+/// and no `errno` (`sin`/`cos` set it only for infinite arguments).
+public struct ToneGenerator: Sendable {
+    /// How long an amplitude change takes: 5 ms, a linear ramp. Long enough that a +6 dB
+    /// jump adds less than 0.02 % to the tone's largest sample-to-sample step at 1 kHz (the
+    /// ramp's own slope is tiny next to the sine's), short enough to feel immediate.
+    public static let amplitudeRampSeconds = 0.005
 
-    /// A tone that begins with a fade-in at its first processed sample.
+    /// The frequency last requested, in Hz (the increment is always this over the rate).
+    public private(set) var frequency: Double
+    /// The amplitude last requested; the gain actually applied ramps towards it.
+    public private(set) var amplitude: Float
+    /// Samples per second.
+    public let sampleRate: Double
+    /// Length of a full fade (in, out, pause, resume), in samples; 0 for hard edges.
+    public let fadeFrames: Int
+    /// Length of an amplitude ramp in samples (`amplitudeRampSeconds` at this rate, ≥ 1).
+    public let amplitudeRampFrames: Int
+    /// Whether the tone is paused (fading out or silent) rather than playing.
+    public private(set) var isPaused = false
+    /// Frames processed so far: the generator's own clock, 0 at its first sample.
+    public private(set) var framePosition: Int64 = 0
+
+    /// Phase in cycles, `[0, 1)`.
+    var phase: Double = 0
+    /// Phase step per sample in cycles, reduced to `[0, 1)` so that one conditional
+    /// subtraction wraps the phase whatever the frequency (a frequency and its aliases
+    /// `f + k·sampleRate` give the same samples; negative frequencies wrap the same way).
+    var increment: Double
+    /// Gain applied now; moves linearly to `amplitude`.
+    var gain: Double
+    /// Gain change per sample while a ramp runs.
+    var gainStep: Double = 0
+    /// Samples left in the current amplitude ramp.
+    var gainRampLeft: Int = 0
+    /// Envelope position of the next sample, `0…fadeRange`. It starts at 0, so the very
+    /// first sample (frame 0) has envelope exactly 0.
+    var position: Int64 = 0
+    /// +1 while playing (fading in or on), −1 while paused (fading out or silent).
+    var direction: Int64 = 1
+    /// The first frame at which the output is zero for good; `.max` until a stop.
+    var endFrame: Int64 = .max
+    /// Top of the position range: `fadeFrames`, or 1 when there is no fade. With no fade
+    /// the envelope is a step from 0 to 1 over one sample (a hard edge), which keeps the
+    /// stop rule `position ≤ D − n` meaning "silent from frame D" in both cases.
+    let fadeRange: Int64
+    /// `π / fadeFrames`: the cosine's argument per position step (0 when there is no fade,
+    /// so position 0 still gives level ½ − ½·cos 0 = 0 exactly).
+    let fadeScale: Double
+
+    /// A tone that begins with a fade-in at its first processed sample (frame 0).
+    /// `sampleRate` must be positive and finite, `frequency` and `amplitude` finite,
+    /// `fadeFrames` not negative.
     public init(sampleRate: Double, frequency: Double, amplitude: Float, fadeFrames: Int) {
+        precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive")
+        precondition(frequency.isFinite && amplitude.isFinite, "frequency and amplitude must be finite")
+        precondition(fadeFrames >= 0, "fadeFrames must not be negative")
         self.sampleRate = sampleRate
         self.frequency = frequency
         self.amplitude = amplitude
         self.fadeFrames = fadeFrames
+        self.amplitudeRampFrames = max(1, Int((Self.amplitudeRampSeconds * sampleRate).rounded()))
+        self.increment = Self.reducedIncrement(frequency, sampleRate)
+        self.gain = Double(amplitude)
+        self.fadeRange = Int64(max(fadeFrames, 1))
+        self.fadeScale = fadeFrames > 0 ? Double.pi / Double(fadeFrames) : 0
     }
 
-    /// Phase-continuous frequency change.
-    public mutating func setFrequency(_ hz: Double) { frequency = hz }
-    /// Volume change, smoothed.
-    public mutating func setAmplitude(_ a: Float) { amplitude = a }
-    /// Pause (fade out) or resume (fade in).
-    public mutating func setPaused(_ paused: Bool) {}
-    /// Begin the fade-out now.
-    public mutating func stop() { stopAt = min(stopAt, frame + Int64(fadeFrames)) }
-    /// Schedule the fade-out so that it ends exactly at generator frame `end`.
-    public mutating func stop(endingAtFrame end: Int64) { stopAt = min(stopAt, end) }
-    /// True once the fade-out has finished: every later sample is zero.
-    public var isFinished: Bool { frame >= stopAt }
+    /// `hz / rate` reduced to `[0, 1)`. The division is correct to half an ulp and the
+    /// reduction subtracts an integer, which is exact. `rounded(.down)` may become a call to
+    /// glibc's `floor`, which only manipulates bits: safe on the realtime thread.
 
-    /// Writes `count` samples.
+    static func reducedIncrement(_ hz: Double, _ rate: Double) -> Double {
+        var step = hz / rate
+        if step >= 1 || step < 0 { step -= step.rounded(.down) }
+        return step < 1 ? step : 0 // `-tiny - floor` can round up to exactly 1
+    }
+
+    /// Phase-continuous frequency change: only the increment changes, from the next sample.
+    /// A non-finite value is ignored.
+    public mutating func setFrequency(_ hz: Double) {
+        guard hz.isFinite else { return }
+        frequency = hz
+        increment = Self.reducedIncrement(hz, sampleRate)
+    }
+
+    /// Volume change: the gain ramps linearly from where it is now to `a` over
+    /// `amplitudeRampFrames` samples (a change during a ramp starts a new ramp from the
+    /// current gain). A non-finite value is ignored.
+    public mutating func setAmplitude(_ a: Float) {
+        guard a.isFinite else { return }
+        amplitude = a
+        gainRampLeft = amplitudeRampFrames
+        gainStep = (Double(a) - gain) / Double(amplitudeRampFrames)
+    }
+
+    /// Pause (a raised-cosine fade-out, then silence) or resume (a fade back in), turning
+    /// round mid-fade without a jump. The phase keeps running while paused, as if the tone
+    /// were muted: a resumed tone is in phase with the one before the pause, on the same
+    /// time grid as a tone that was never paused.
+    public mutating func setPaused(_ paused: Bool) {
+        isPaused = paused
+        direction = paused ? -1 : 1
+    }
+
+    /// Begins the fade-out now, from the envelope's current level: the next sample is at
+    /// that level, and the level falls one position a sample to 0. From then on every sample
+    /// is exactly 0 and `isFinished` is true. A stop already scheduled earlier wins.
+    public mutating func stop() {
+        endFrame = min(endFrame, framePosition &+ currentPosition)
+    }
+
+    /// Schedules the fade-out so that it ends exactly at generator frame `end`: frames
+    /// `end − fadeFrames ..< end` carry the fade (the first at full level, the last just above
+    /// 0), and the sample at `end` and every later one is 0. An earlier stop wins; an end too
+    /// soon to fade from the envelope's current level without a jump (or in the past) is
+    /// moved to the earliest end that is click-free, as `stop()` would give.
+    public mutating func stop(endingAtFrame end: Int64) {
+        endFrame = min(endFrame, max(end, framePosition &+ currentPosition))
+    }
+
+    /// True once the fade-out has finished: this and every later sample is zero.
+    public var isFinished: Bool { framePosition >= endFrame }
+
+    /// The envelope position the next sample would have, the stop ceiling applied.
+    var currentPosition: Int64 {
+        framePosition >= endFrame ? 0 : min(position, endFrame &- framePosition)
+    }
+
+    /// The envelope level of the next sample, 0…1 (1 is the tone at full amplitude).
+    public var envelope: Double { level(currentPosition) }
+
+    /// The raised-cosine level of an envelope position; exactly 1 at the top and exactly 0
+    /// at 0. `cos` only here, and only during fades (see the type's note on realtime safety).
+    @inline(__always)
+    func level(_ p: Int64) -> Double {
+        p >= fadeRange ? 1 : 0.5 - 0.5 * cos(fadeScale * Double(p))
+    }
+
+    /// Writes `count` samples to `out` and advances the generator by `count` frames.
+    /// Realtime-safe (see the type's note).
+    ///
+    /// Two loops: a tight one while the tone is plainly on (full envelope, no ramp, no stop
+    /// inside the stretch) and a general one sample at a time otherwise; both compute the
+    /// same expression, so where one hands over to the other changes no sample.
     public mutating func process(into out: UnsafeMutablePointer<Float>, count: Int) {
-        let step = frequency / sampleRate
-        for i in 0..<count {
-            if frame >= stopAt { out[i] = 0; frame += 1; continue }
-            out[i] = amplitude * Float(sin(2 * Double.pi * phase))
-            phase += step
+        var i = 0
+        while i < count {
+            if framePosition >= endFrame {
+                // Finished: silence for good. The phase no longer matters.
+                (out + i).update(repeating: 0, count: count &- i)
+                framePosition &+= Int64(count &- i)
+                return
+            }
+            if position == fadeRange && direction > 0 && gainRampLeft == 0
+                && endFrame &- framePosition > fadeRange {
+                // Steady: frames n with endFrame − n ≥ fadeRange keep the full envelope.
+                let steadyFrames = endFrame &- fadeRange &- framePosition &+ 1
+                let n = Int(min(Int64(count &- i), steadyFrames))
+                var ph = phase
+                let inc = increment, g = gain
+                for k in i..<(i &+ n) {
+                    out[k] = Float(g * sin(2 * Double.pi * ph))
+                    ph += inc
+                    if ph >= 1 { ph -= 1 }
+                }
+                phase = ph
+                framePosition &+= Int64(n)
+                i &+= n
+                continue
+            }
+            // General: one sample with the envelope, the ramp and the stop ceiling.
+            let ceiling = endFrame &- framePosition // ≥ 1: not finished
+            if position > ceiling { position = ceiling }
+            let e = level(position)
+            out[i] = Float(gain * e * sin(2 * Double.pi * phase))
+            position = min(max(position &+ direction, 0), fadeRange)
+            phase += increment
             if phase >= 1 { phase -= 1 }
-            frame += 1
+            if gainRampLeft > 0 {
+                gainRampLeft &-= 1
+                // Land exactly on the target: no drift from summing the steps.
+                gain = gainRampLeft == 0 ? Double(amplitude) : gain + gainStep
+            }
+            framePosition &+= 1
+            i &+= 1
         }
     }
 }
