@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"]),
+        /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
+        .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
 

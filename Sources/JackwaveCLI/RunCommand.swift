@@ -14,6 +14,7 @@ public enum RunCommand {
     static let tick: UInt32 = 20_000
 
     public static func run(_ o: RunOptions) -> Int32 {
+        SignalTrap.install()
         // 1. Files: everything that can be checked without JACK.
         let recordFormat: Int32?
         do throws(UsageError) {

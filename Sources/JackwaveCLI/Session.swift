@@ -59,7 +59,6 @@ final class Session {
 
     /// Runs to the end and returns the exit code.
     func run() -> Int32 {
-        SignalTrap.install()
         notifications.install()
         let context = Unmanaged.passUnretained(engine).toOpaque()
         do throws(JackError) {

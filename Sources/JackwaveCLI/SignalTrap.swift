@@ -18,6 +18,13 @@ public enum SignalTrap {
         signal(SIGTERM) { _ in interrupts.add(1, ordering: .relaxed) }
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // A parent may hand us these blocked (test runners, some process supervisors);
+        // a recorder that cannot be stopped cleanly would lose its take to SIGKILL.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Signals received so far.

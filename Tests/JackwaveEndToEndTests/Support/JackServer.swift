@@ -6,20 +6,15 @@ final class JackServer: @unchecked Sendable {
     let name: String
     let sampleRate: Int
     let period: Int
-    let process: Process
+    let process: Run.Running
 
     /// Starts the server and waits until `jack_lsp` sees its ports.
     init(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
         name = "jwtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.sampleRate = sampleRate
         self.period = period
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        process.arguments = ["-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
-                             "-C", "\(capturePorts)", "-P", "\(playbackPorts)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
+                                                   "-C", "\(capturePorts)", "-P", "\(playbackPorts)"], server: nil)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name), out.status == 0,
@@ -34,18 +29,14 @@ final class JackServer: @unchecked Sendable {
 
     /// Kills the server (SIGTERM, then SIGKILL) and waits for it.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        _ = process.finish(timeout: 5)
     }
 
     /// Kills the server at once, as a crash would.
     func crash() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        _ = process.finish(timeout: 5)
     }
 
     deinit { stop() }

@@ -38,52 +38,92 @@ enum Run {
     /// Starts a program in the background.
     static func start(_ path: String, _ arguments: [String], server: String?,
                       environment: [String: String] = [:]) throws -> Running {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        if let server { env["JACK_DEFAULT_SERVER"] = server }
+        if let server { env["JACK_DEFAULT_SERVER"] = server } else { env.removeValue(forKey: "JACK_DEFAULT_SERVER") }
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
         for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        let running = Running(process: p, out: out, err: err)
-        try p.run()
-        running.collect()
-        return running
+        return try Running(path: path, arguments: arguments, environment: env)
     }
 
     /// A program started in the background; its output is collected as it comes.
+    ///
+    /// Spawned with `posix_spawn` and an empty signal mask rather than Foundation's
+    /// `Process`: test threads are Dispatch workers, which block SIGINT and SIGTERM, and a
+    /// child would inherit that mask and ignore the very signals the tests send.
     final class Running: @unchecked Sendable {
-        let process: Process
-        private let out: Pipe, err: Pipe
+        let pid: pid_t
         private let lock = NSLock()
         private var outData = Data(), errData = Data()
         private let group = DispatchGroup()
+        private var exitStatus: Int32?
 
-        init(process: Process, out: Pipe, err: Pipe) {
-            self.process = process
-            self.out = out
-            self.err = err
+        init(path: String, arguments: [String], environment: [String: String]) throws {
+            var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+            guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TestFailure("pipe failed") }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+            for fd in [outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var empty = sigset_t(), defaults = sigset_t()
+            sigemptyset(&empty)
+            sigemptyset(&defaults)
+            for sig in [SIGINT, SIGTERM, SIGPIPE, SIGXFSZ] { sigaddset(&defaults, sig) }
+            posix_spawnattr_setsigmask(&attributes, &empty)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let argv = ([path] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var child: pid_t = 0
+            let rc = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+            close(outPipe[1])
+            close(errPipe[1])
+            guard rc == 0 else {
+                close(outPipe[0]); close(errPipe[0])
+                throw TestFailure("cannot start \(path): \(String(cString: strerror(rc)))")
+            }
+            pid = child
+            collect(fd: outPipe[0], isOut: true)
+            collect(fd: errPipe[0], isOut: false)
         }
 
-        fileprivate func collect() {
-            for (pipe, isOut) in [(out, true), (err, false)] {
-                group.enter()
-                DispatchQueue.global().async { [self] in
-                    while true {
-                        let chunk = pipe.fileHandleForReading.availableData
-                        if chunk.isEmpty { break }
-                        lock.lock()
-                        if isOut { outData.append(chunk) } else { errData.append(chunk) }
-                        lock.unlock()
-                    }
-                    group.leave()
+        private func collect(fd: Int32, isOut: Bool) {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = read(fd, &buffer, buffer.count)
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    lock.lock()
+                    if isOut { outData.append(contentsOf: buffer[0..<n]) } else { errData.append(contentsOf: buffer[0..<n]) }
+                    lock.unlock()
                 }
+                close(fd)
+                group.leave()
             }
+        }
+
+        /// Whether the program is still running.
+        var isRunning: Bool {
+            lock.lock(); defer { lock.unlock() }
+            if exitStatus != nil { return false }
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { exitStatus = Running.decode(status); return false }
+            return r == 0
+        }
+
+        /// Exit code, or 128 + signal number for a program a signal ended.
+        private static func decode(_ status: Int32) -> Int32 {
+            let signal = status & 0x7f
+            return signal == 0 ? (status >> 8) & 0xff : 128 + signal
         }
 
         /// Stderr so far.
@@ -103,24 +143,24 @@ enum Run {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if stderrSoFar.contains(text) { return true }
-                if !process.isRunning { return stderrSoFar.contains(text) }
+                if !isRunning { return stderrSoFar.contains(text) }
                 usleep(20_000)
             }
             return false
         }
 
         /// Sends a signal.
-        func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+        func signal(_ sig: Int32) { if isRunning { kill(pid, sig) } }
 
         /// Waits for the end (SIGKILL after `timeout` s) and returns everything it printed.
         func finish(timeout: Double = 60) -> Output {
             let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            while isRunning && Date() < deadline { usleep(10_000) }
+            if isRunning { kill(pid, SIGKILL) }
+            while isRunning { usleep(10_000) }
             group.wait()
             lock.lock(); defer { lock.unlock() }
-            return Output(status: process.terminationStatus,
+            return Output(status: exitStatus ?? -1,
                           stdout: String(decoding: outData, as: UTF8.self),
                           stderr: String(decoding: errData, as: UTF8.self))
         }

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+
+/// `jackwave --record` against a real `jackd -d dummy`, checked with libsndfile afterwards.
+@Suite("Recording through a real JACK server", .serialized)
+struct RecordEndToEndTests {
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws { server = try JackServer() }
+
+    /// Starts the pattern source with `channels` ports under `name`, waiting until it is active.
+    func startSource(channels: Int, name: String = "src") throws -> Run.Running {
+        let source = try Run.start(Tools.testSource, ["\(channels)", name], server: server.name)
+        let deadline = Date().addingTimeInterval(10)
+        while !source.stdoutSoFar.contains("ready") {
+            guard Date() < deadline, source.isRunning else { throw TestFailure("test source did not start: \(source.stderrSoFar)") }
+            usleep(20_000)
+        }
+        return source
+    }
+
+    @Test("a recording is a sample-exact copy of what arrived, channel order included")
+    func sampleExact() throws {
+        let source = try startSource(channels: 3)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/exact.wav"
+        let run = try Run.jackwave(["--record", path, "-p", "src:out_*", "--duration", "2"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.channels == 3)
+        #expect(rec.frames == 96000)
+        let mismatch = TestPattern.firstMismatch(in: rec, from: 0)
+        #expect(mismatch == nil, "first mismatch at \(String(describing: mismatch))")
+    }
+
+    @Test("ports given one by one are recorded in the order given")
+    func portOrder() throws {
+        let source = try startSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/order.wav"
+        let run = try Run.jackwave(["--record", path, "-p", "src:out_2", "-p", "src:out_1", "-d", "0.5"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rec = try Recording(path)
+        // in_1 holds out_2: its value is out_1's shifted by 7919 frames of the pattern.
+        let k = TestPattern.phase(of: rec[100, 1])
+        #expect(rec[100, 0] == TestPattern.value(frame: k, channel: 1))
+    }
+
+    @Test("--duration records exactly round(seconds × rate) frames")
+    func exactDuration() throws {
+        let path = dir + "/duration.wav"
+        let run = try Run.jackwave(["--record", path, "--duration", "1.23456", "-c", "1"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Recording(path).frames == 59259)  // 1.23456 × 48000 = 59258.88
+    }
+
+    @Test("the summary line states file, seconds, frames, channels, xruns and drops")
+    func summaryLine() throws {
+        let path = dir + "/summary.wav"
+        let run = try Run.jackwave(["--record", path, "--duration", "0.5"], server: server.name)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("jackwave: recorded \(path): 0.500 s, 24000 frames, 2 channels, 0 xruns, 0 dropped frames"),
+                "\(run.stderr)")
+    }
+
+    @Test("Ctrl-C finalizes the file and exits 0")
+    func interruptFinalizes() throws {
+        let path = dir + "/interrupted.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path], server: server.name)
+        #expect(run.waitForStderr("connected"))
+        usleep(700_000)
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 10)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.frames > 24000)
+        #expect(out.stderr.contains("jackwave: recorded \(path): "))
+        #expect(out.stderr.contains("\(rec.frames) frames"))
+    }
+
+    @Test("SIGTERM stops like Ctrl-C")
+    func terminateFinalizes() throws {
+        let path = dir + "/terminated.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "--manual"], server: server.name)
+        usleep(800_000)
+        run.signal(SIGTERM)
+        let out = run.finish(timeout: 10)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(try Recording(path).frames > 0)
+    }
+
+    @Test("a server that dies mid-recording leaves a valid file and exit code 1")
+    func serverDeath() throws {
+        let own = try JackServer()
+        let source = try Run.start(Tools.testSource, ["1", "src"], server: own.name)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        usleep(300_000)
+        let path = dir + "/orphan.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_1"], server: own.name)
+        #expect(run.waitForStderr("connected"))
+        usleep(1_000_000)
+        let killedAt = Date()
+        own.crash()
+        let out = run.finish(timeout: 10)
+        #expect(out.status == 1, "\(out.stderr)")
+        #expect(Date().timeIntervalSince(killedAt) < 3)
+        #expect(out.stderr.contains("JACK server"))
+        let rec = try Recording(path)
+        #expect(rec.frames > 24000)
+        #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil)
+    }
+
+    @Test("connections made while recording are reported as they happen")
+    func connectionsReported() throws {
+        let source = try startSource(channels: 1)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/manual.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "--manual", "-c", "1", "-n", "wired"], server: server.name)
+        usleep(500_000)
+        _ = try Run.tool("/usr/bin/jack_connect", ["src:out_1", "wired:in_1"], server: server.name)
+        #expect(run.waitForStderr("connected src:out_1 -> wired:in_1"))
+        _ = try Run.tool("/usr/bin/jack_disconnect", ["src:out_1", "wired:in_1"], server: server.name)
+        #expect(run.waitForStderr("disconnected src:out_1 -> wired:in_1"))
+        run.signal(SIGINT)
+        #expect(run.finish(timeout: 10).status == 0)
+    }
+
+    @Test("an existing file is refused without --force and left untouched")
+    func existingFileRefused() throws {
+        let path = dir + "/existing.wav"
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: path))
+        let run = try Run.jackwave(["--record", path, "-d", "0.1"], server: server.name)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("exists"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "not audio")
+    }
+
+    @Test("--force overwrites an existing file")
+    func forceOverwrites() throws {
+        let path = dir + "/forced.wav"
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: path))
+        let run = try Run.jackwave(["--record", path, "-d", "0.1", "--force"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Recording(path).frames == 4800)
+    }
+
+    @Test("an unknown port pattern exits 2, lists the ports that exist and creates no file")
+    func unknownPort() throws {
+        let path = dir + "/noport.wav"
+        let run = try Run.jackwave(["--record", path, "-p", "nosuch:*"], server: server.name)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no source port matches 'nosuch:*'"))
+        #expect(run.stderr.contains("system:capture_1"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("two instances at once get distinct client names and both record")
+    func twoInstances() throws {
+        let a = try Run.start(Run.jackwave, ["--record", dir + "/a.wav", "-d", "1"], server: server.name)
+        let b = try Run.start(Run.jackwave, ["--record", dir + "/b.wav", "-d", "1"], server: server.name)
+        #expect(a.finish(timeout: 15).status == 0)
+        #expect(b.finish(timeout: 15).status == 0)
+        #expect(try Recording(dir + "/a.wav").frames == 48000)
+        #expect(try Recording(dir + "/b.wav").frames == 48000)
+    }
+
+    @Test("every supported format records and reads back", arguments: ["wav", "flac", "w64", "rf64", "caf", "aiff", "ogg"])
+    func formats(ext: String) throws {
+        let path = dir + "/format.\(ext)"
+        let run = try Run.jackwave(["--record", path, "-d", "0.25", "-c", "1"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Recording(path).frames == 12000)
+    }
+}
+
+/// Runs that fail before or without a server.
+@Suite("Refusals that need no server")
+struct RefusalEndToEndTests {
+    @Test("no running server is a clear error with exit code 1")
+    func noServer() throws {
+        let dir = temporaryDirectory()
+        let run = try Run.jackwave(["--record", dir + "/x.wav", "-d", "0.1"], server: "jw-no-such-server-\(getpid())")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("is it running?"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.wav"))
+    }
+
+    @Test("--help prints usage on stdout and exits 0")
+    func help() throws {
+        let run = try Run.jackwave(["--help"], server: nil)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("--record FILE"))
+    }
+
+    @Test("--version prints the version and exits 0")
+    func version() throws {
+        let run = try Run.jackwave(["--version"], server: nil)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("jackwave "))
+    }
+}

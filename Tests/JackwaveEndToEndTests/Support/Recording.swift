@@ -1,0 +1,57 @@
+import Foundation
+import JackwaveHost
+
+/// A sound file read whole, for assertions.
+struct Recording {
+    let channels: Int
+    let sampleRate: Int
+    let frames: Int
+    /// Interleaved samples.
+    let samples: [Float]
+
+    init(_ path: String) throws {
+        let file = try SoundFile(readingFrom: path)
+        channels = file.channels
+        sampleRate = file.sampleRate
+        let n = Int(file.frames)
+        frames = n
+        var buffer = [Float](repeating: 0, count: max(1, n * file.channels))
+        let read = buffer.withUnsafeMutableBufferPointer { file.read(into: $0.baseAddress!, count: n) }
+        guard read == n else { throw TestFailure("\(path): read \(read) of \(n) frames") }
+        samples = Array(buffer.prefix(n * file.channels))
+    }
+
+    /// Sample of `channel` (0-based) at `frame`.
+    subscript(frame: Int, channel: Int) -> Float { samples[frame * channels + channel] }
+}
+
+/// The pattern `jackwave-testsource` plays: channel c (0-based) at its frame k.
+enum TestPattern {
+    static func value(frame k: Int, channel c: Int) -> Float {
+        Float((k + c * 7919) % 16384 - 8192) / 16384
+    }
+
+    /// The source frame whose channel-0 value is `v` (modulo the pattern's period).
+    static func phase(of v: Float) -> Int {
+        (Int((v * 16384).rounded()) + 8192 + 16384) % 16384
+    }
+
+    /// Checks that `recording`, from `startFrame` to its end, is the pattern without a
+    /// missing, repeated or swapped sample; returns the first mismatch, if any.
+    static func firstMismatch(in recording: Recording, from startFrame: Int) -> (frame: Int, channel: Int)? {
+        let k0 = phase(of: recording[startFrame, 0])
+        for f in startFrame..<recording.frames {
+            for c in 0..<recording.channels where recording[f, c] != value(frame: k0 + f - startFrame, channel: c) {
+                return (f, c)
+            }
+        }
+        return nil
+    }
+}
+
+/// Paths of the other executables this package builds, next to `jackwave`.
+enum Tools {
+    static var testSource: String {
+        URL(fileURLWithPath: Run.jackwave).deletingLastPathComponent().appendingPathComponent("jackwave-testsource").path
+    }
+}
