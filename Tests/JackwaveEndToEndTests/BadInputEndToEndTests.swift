@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// Every bad input: one line on stderr, exit code 2, no file created, an existing file untouched.
+@Suite("Bad input is refused before anything is touched", .serialized)
+struct BadInputEndToEndTests {
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws { server = try JackServer() }
+
+    /// Arguments with `OUT` standing for a fresh output path in the test's directory.
+    static let cases: [[String]] = [
+        ["--bogus"],
+        ["--record"],
+        ["--record", "OUT.wav", "--channels"],
+        ["--record", "OUT.wav", "-c", "0"],
+        ["--record", "OUT.wav", "-c", "-3"],
+        ["--record", "OUT.wav", "-c", "100000"],
+        ["--record", "OUT.wav", "-c", "two"],
+        ["--record", "OUT.wav", "-d", "0"],
+        ["--record", "OUT.wav", "-d", "-1"],
+        ["--record", "OUT.wav", "-d", "nan"],
+        ["--record", "OUT.wav", "-d", "1e300"],
+        ["--record", "OUT.wav", "--bits", "12"],
+        ["--record", "OUT.flac", "--bits", "float"],
+        ["--record", "OUT.mp3"],
+        ["--record", "OUT"],
+        ["--record", "/nonexistent-dir/x.wav"],
+        ["--record", "DIR"],
+        ["--record", "OUT.wav", "-p", "nosuch:port"],
+        ["--record", "OUT.wav", "--manual", "-p", "system:capture_1"],
+        ["--record", "OUT.wav", "--buffer", "0"],
+        ["--record", "OUT.wav", "stray"],
+        ["--tone", "0"],
+        ["--tone", "-440"],
+        ["--tone", "nan"],
+        ["--tone", "abc"],
+        ["--tone", "24000"],
+        ["--tone", "30000"],
+        ["--tone", "440", "--volume", "1.5"],
+        ["--tone", "440", "--volume", "3dB"],
+        ["--tone", "440", "--volume", "loud"],
+        ["--tone", "440", "--outputs", "0"],
+        ["--tone", "440", "--fade", "-5"],
+        ["--tone", "440", "-t", "nosuch:*"],
+        ["--levels", "OUT.csv", "--levels-format", "xml"],
+        ["--levels", "OUT.csv", "--level-interval", "0"],
+        ["--record", "OUT.wav", "--levels", "OUT.wav"],
+        ["--bits", "16"],
+    ]
+
+    @Test("a bad input exits 2 with one line and creates no file", arguments: cases)
+    func refused(arguments: [String]) throws {
+        let caseDir = dir + "/\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: caseDir + "/DIR", withIntermediateDirectories: true)
+        let args = arguments.map {
+            $0.hasPrefix("OUT") ? caseDir + "/" + $0 : $0 == "DIR" ? caseDir + "/DIR" : $0
+        }
+        let run = try Run.jackwave(args, server: server.name)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(arguments): \(run.stderr)")
+        #expect(lines.first?.hasPrefix("jackwave: error: ") == true)
+        let created = try FileManager.default.contentsOfDirectory(atPath: caseDir)
+        #expect(created == ["DIR"], "\(arguments) created \(created)")
+    }
+
+    @Test("a refused run leaves an existing file untouched")
+    func existingUntouched() throws {
+        let path = dir + "/keep.wav"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+        for args in [["--record", path], ["--record", path, "-p", "nosuch:x", "--force"], ["--record", path, "-c", "0", "--force"]] {
+            let run = try Run.jackwave(args, server: server.name)
+            #expect(run.status == 2, "\(args)")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Faults injected for real: a killed recorder, a stalled writer, a file size limit, a full
+/// filesystem, a period change. Each leaves a file libsndfile reads, holding what arrived.
+@Suite("Recordings survive faults", .serialized)
+struct FaultEndToEndTests {
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws { server = try JackServer() }
+
+    func startSource(channels: Int) throws -> Run.Running {
+        let source = try Run.start(Tools.testSource, ["\(channels)", "src"], server: server.name)
+        let deadline = Date().addingTimeInterval(10)
+        while !source.stdoutSoFar.contains("ready") {
+            guard Date() < deadline, source.isRunning else { throw TestFailure("test source did not start") }
+            usleep(20_000)
+        }
+        return source
+    }
+
+    @Test("a recorder killed with SIGKILL leaves a file holding all but the last half second")
+    func sigkill() throws {
+        let source = try startSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/killed.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*"], server: server.name)
+        #expect(run.waitForStderr("connected src:out_2"))
+        let started = Date()
+        usleep(2_000_000)
+        let elapsed = Date().timeIntervalSince(started)
+        run.signal(SIGKILL)
+        _ = run.finish()
+        let rec = try Recording(path)
+        #expect(rec.channels == 2)
+        // The header is refreshed every 0.5 s; allow 0.2 s more for scheduling.
+        #expect(Double(rec.frames) >= (elapsed - 0.7) * 48000, "\(rec.frames) frames after \(elapsed) s")
+        #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil)
+    }
+
+    @Test("a stalled writer drops whole frames, writes silence in their place and reports them")
+    func stalledWriter() throws {
+        let source = try startSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/stalled.wav"
+        // A 0.05 s ring and a writer that sleeps 0.3 s per pass must overflow.
+        let run = try Run.jackwave(["--record", path, "-p", "src:out_*", "-d", "2", "--buffer", "0.05"],
+                                   server: server.name, environment: ["JACKWAVE_TEST_WRITER_STALL_US": "300000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.frames == 96000)  // the timeline stays true to wall time
+        let summary = run.stderr.split(separator: "\n").first { $0.contains("recorded ") } ?? ""
+        let dropped = Int(summary.split(separator: ",").first { $0.hasSuffix("dropped frames") }?
+            .split(separator: " ").first ?? "") ?? -1
+        #expect(dropped > 0, "\(run.stderr)")
+        #expect(run.stderr.contains("frames dropped at "))
+        // Every frame is either the pattern at its true position or a whole frame of silence,
+        // and the silent frames are exactly the dropped ones.
+        let k0 = TestPattern.phase(of: rec[0, 0])
+        var silent = 0
+        for f in 0..<rec.frames {
+            if rec[f, 0] == 0 && rec[f, 1] == 0 && TestPattern.value(frame: k0 + f, channel: 0) != 0 {
+                silent += 1
+                continue
+            }
+            guard rec[f, 0] == TestPattern.value(frame: k0 + f, channel: 0),
+                  rec[f, 1] == TestPattern.value(frame: k0 + f, channel: 1) else {
+                Issue.record("frame \(f) is neither the pattern nor silence")
+                return
+            }
+        }
+        #expect(silent == dropped)
+    }
+
+    @Test("a second Ctrl-C skips the drain and still leaves a valid file")
+    func secondInterrupt() throws {
+        let path = dir + "/abandoned.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "--buffer", "30"], server: server.name,
+                                environment: ["JACKWAVE_TEST_WRITER_STALL_US": "400000"])
+        #expect(run.waitForStderr("connected"))
+        usleep(1_500_000)
+        run.signal(SIGINT)
+        usleep(100_000)
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 10)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("stopping without draining"))
+        _ = try Recording(path)
+    }
+
+    @Test("a file size limit stops the recording with one message and exit 1, keeping what fit")
+    func fileSizeLimit() throws {
+        let path = dir + "/limited.wav"
+        // 200 kB: about 0.5 s of stereo float at 48 kHz.
+        let run = try Run.tool("/usr/bin/prlimit", ["--fsize=200000", Run.jackwave, "--record", path, "-d", "5"],
+                               server: server.name)
+        #expect(run.status == 1, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 1, "\(run.stderr)")
+        #expect(errors.first?.contains(path) == true)
+        let rec = try Recording(path)
+        #expect(rec.frames > 12000)
+    }
+
+    @Test("a full filesystem stops the recording with one message and exit 1, keeping what fit")
+    func diskFull() throws {
+        let mountPoint = dir + "/small"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mount = try Run.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint], server: nil)
+        try #require(mount.status == 0, "cannot mount a small tmpfs here: \(mount.stderr)")
+        defer { _ = try? Run.tool("/bin/umount", [mountPoint], server: nil) }
+        let path = mountPoint + "/full.wav"
+        let run = try Run.jackwave(["--record", path, "-d", "5"], server: server.name)
+        #expect(run.status == 1, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 1, "\(run.stderr)")
+        #expect(errors.first?.contains(path) == true)
+        let rec = try Recording(path)
+        #expect(rec.frames > 12000)
+    }
+
+    @Test("a period change during a recording loses and repeats no frame")
+    func bufferSizeChange() throws {
+        let source = try startSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/resized.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "-d", "3"], server: server.name)
+        #expect(run.waitForStderr("connected src:out_2"))
+        usleep(700_000)
+        #expect(try Run.tool("/usr/bin/jack_bufsize", ["128"], server: server.name).status == 0)
+        usleep(700_000)
+        #expect(try Run.tool("/usr/bin/jack_bufsize", ["1024"], server: server.name).status == 0)
+        let out = run.finish(timeout: 15)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.frames == 144000)
+        #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil)
+    }
+}
