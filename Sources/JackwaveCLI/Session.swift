@@ -119,6 +119,7 @@ final class Session {
     private func finish(_ ending: Ending) -> Int32 {
         let serverAlive = ending != .serverGone
         if serverAlive { client.deactivate() }
+        engine.publishPendingDrop()
         levels?.drainAndClose(engine)
         var code = ending.exitCode
         if let writer {

@@ -60,7 +60,8 @@ struct FaultEndToEndTests {
         let k0 = TestPattern.phase(of: rec[0, 0])
         var silent = 0
         for f in 0..<rec.frames {
-            if rec[f, 0] == 0 && rec[f, 1] == 0 && TestPattern.value(frame: k0 + f, channel: 0) != 0 {
+            // The pattern never has both channels at 0 in one frame (their offset is 7919).
+            if rec[f, 0] == 0 && rec[f, 1] == 0 {
                 silent += 1
                 continue
             }

@@ -127,6 +127,19 @@ public final class RealtimeEngine: @unchecked Sendable {
         state.deallocate()
     }
 
+    /// Publishes a gap that was still pending when the callback stopped, so the writer pads
+    /// the file to the end of the run. Call only after `jack_deactivate` returned (or the
+    /// server died): the main thread then takes over the producer's side of the drop ring.
+    public func publishPendingDrop() {
+        let s = state
+        guard s.pointee.pendingDropCount > 0 else { return }
+        let slot = dropRing.writableRegions(upTo: 1)
+        guard slot.count == 1 else { return }
+        slot.first.pointee = DropEvent(atFrame: s.pointee.pendingDropStart, count: s.pointee.pendingDropCount)
+        dropRing.commitWrite(1)
+        s.pointee.pendingDropCount = 0
+    }
+
     /// The C callback JACK calls once per period on its realtime thread.
     /// `context` is an unretained `RealtimeEngine`.
     public static let processCallback: JackProcessCallback = { nframes, context in

@@ -37,8 +37,10 @@ public final class RecordingWriter: @unchecked Sendable {
     private let failureText = Mutex<String?>(nil)
     private let done = DispatchSemaphore(value: 0)
     private var thread: Thread?
-    /// Test hook: the writer sleeps this long before each pass (simulates a slow disk).
+    /// Test hook: the writer sleeps this long before each pass and writes at most
+    /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
+    static let stalledPassFrames = 4096
 
     /// A writer for `file`, fed by `ring` (width = the file's channels) and `drops`.
     public init(file: SoundFile, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
@@ -89,7 +91,7 @@ public final class RecordingWriter: @unchecked Sendable {
         while true {
             let mode = stop.load(ordering: .relaxed)
             if mode == Stop.stopNow.rawValue { break }
-            if stallMicroseconds > 0 && mode == Stop.running.rawValue { usleep(stallMicroseconds) }
+            if stallMicroseconds > 0 { usleep(stallMicroseconds) }
             let progressed = drainOnce()
             if failed.load(ordering: .relaxed) { break }
             if mode == Stop.drainThenStop.rawValue && !progressed { break }
@@ -127,13 +129,14 @@ public final class RecordingWriter: @unchecked Sendable {
                 if writeAudio(upTo: .max) == 0 { break }
                 progressed = true
             }
+            if stallMicroseconds > 0 { break }
         }
         return progressed
     }
 
     /// Writes up to `limit` frames from the ring; returns frames written.
     private func writeAudio(upTo limit: Int) -> Int {
-        let r = ring.readableRegions(upTo: limit)
+        let r = ring.readableRegions(upTo: stallMicroseconds > 0 ? min(limit, Self.stalledPassFrames) : limit)
         guard r.count > 0 else { return 0 }
         guard put(r.first, frames: r.firstCount) else { return 0 }
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
