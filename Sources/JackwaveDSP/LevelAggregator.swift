@@ -1,0 +1,93 @@
+/// One row of a level stream: the peak of every channel over a span that starts at `frame`.
+public struct LevelRow: Equatable, Sendable {
+    /// The span's first frame, counted from the start of the run (or of the file).
+    public var frame: Int64
+    /// Linear peak per channel (1.0 = full scale).
+    public var peaks: [Float]
+
+    public init(frame: Int64, peaks: [Float]) {
+        self.frame = frame
+        self.peaks = peaks
+    }
+}
+
+/// Turns per-block peaks into level-stream rows: one row per block, or one row per fixed
+/// interval of whole frames holding the maximum of the peaks in it.
+///
+/// Intervals are aligned to frame 0: interval `k` covers frames `k·N ..< (k+1)·N`.
+/// A block's peak is known only for the block as a whole, so a block that straddles an
+/// interval boundary counts in *every* interval it overlaps. That way a row never shows
+/// less than the true peak of its interval (a meter must not hide a peak); it may show
+/// more only when block and interval boundaries disagree, and never when the interval is
+/// a multiple of the block size. Intervals no block touched (lost blocks) produce no row.
+///
+/// The live level pipeline and the offline `jackwave levels` both use this type, so a
+/// recording's offline levels equal its live ones whenever the block sizes agree.
+/// Main-thread/offline code: it allocates rows.
+public struct LevelAggregator {
+    /// Channels per block and per row.
+    public let channels: Int
+    /// Frames per interval, or nil for one row per block.
+    public let intervalFrames: Int?
+
+    /// The interval being filled: its index, the running maxima, and whether it is open.
+    private var openIndex: Int64 = 0
+    private var openPeaks: [Float]
+    private var isOpen = false
+
+    /// `intervalFrames` nil or at least 1.
+    public init(channels: Int, intervalFrames: Int?) {
+        precondition(channels > 0)
+        precondition(intervalFrames.map { $0 > 0 } ?? true)
+        self.channels = channels
+        self.intervalFrames = intervalFrames
+        self.openPeaks = Array(repeating: 0, count: channels)
+    }
+
+    /// Frames in `milliseconds` at `sampleRate`, rounded to the nearest whole frame and
+    /// never less than one (an interval shorter than a frame means "every frame").
+    public static func intervalFrames(milliseconds: Double, sampleRate: Int) -> Int {
+        max(1, Int((milliseconds * Double(sampleRate) / 1000).rounded()))
+    }
+
+    /// Adds one block (`peaks.count == channels`, frames `startFrame ..< startFrame + frameCount`)
+    /// and appends every row it completes. Blocks must come in increasing frame order;
+    /// gaps between them are allowed.
+    public mutating func add<Peaks: Collection<Float>>(startFrame: Int64, frameCount: Int, peaks: Peaks,
+                                                        into rows: inout [LevelRow]) {
+        precondition(peaks.count == channels)
+        guard frameCount > 0 else { return }
+        guard let interval = intervalFrames.map(Int64.init) else {
+            rows.append(LevelRow(frame: startFrame, peaks: Array(peaks)))
+            return
+        }
+        let end = startFrame + Int64(frameCount)
+        let first = startFrame / interval
+        let last = (end - 1) / interval
+        if isOpen && openIndex < first { emitOpen(into: &rows) }
+        for k in first...last {
+            if !isOpen {
+                openIndex = k
+                for c in 0..<channels { openPeaks[c] = 0 }
+                isOpen = true
+            }
+            var c = 0
+            for p in peaks {
+                openPeaks[c] = max(openPeaks[c], p)
+                c += 1
+            }
+            // Complete once the stream has reached the interval's end.
+            if (k + 1) * interval <= end { emitOpen(into: &rows) }
+        }
+    }
+
+    /// Appends the last, partial interval, if it holds any block. Call once, at the end.
+    public mutating func finish(into rows: inout [LevelRow]) {
+        if isOpen { emitOpen(into: &rows) }
+    }
+
+    private mutating func emitOpen(into rows: inout [LevelRow]) {
+        rows.append(LevelRow(frame: openIndex * Int64(intervalFrames ?? 1), peaks: openPeaks))
+        isOpen = false
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Level export and the live meter against a real `jackd -d dummy`: one server, one test
+/// at a time.
+@Suite("Levels through a real JACK server", .serialized)
+struct LevelsEndToEndTests {
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws { server = try JackServer() }
+
+    /// `jackwave levels` (offline) on `recording`, output as text.
+    func offline(_ recording: String, _ extra: [String]) throws -> String {
+        let run = try Run.jackwave(["levels", recording, "--block", "\(server.period)"] + extra, server: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout
+    }
+
+    @Test("live --levels CSV while recording equals the offline levels of the recording, byte for byte")
+    func liveEqualsOfflineCSV() throws {
+        let wav = dir + "/x.wav", csv = dir + "/x.csv"
+        let run = try Run.jackwave(["--tone", "1000", "--record", wav, "--port", "jackwave:out_1", "--channels", "1",
+                                    "--duration", "2", "--levels", csv], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        let live = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(live == (try offline(wav, [])))
+
+        let lines = live.split(separator: "\n")
+        #expect(lines.first == "frame,time,in_1")
+        #expect(lines.count == 1 + 96000 / server.period)
+        // Rows are consecutive blocks, and the tone (-20 dBFS) is there.
+        let frames = lines.dropFirst().map { Int($0.split(separator: ",")[0])! }
+        #expect(frames == Array(stride(from: 0, to: 96000, by: server.period)))
+        let peaks = lines.dropFirst().map { Float($0.split(separator: ",")[2])! }
+        #expect(abs((peaks.max() ?? 0) - 0.1) < 1e-3)
+    }
+
+    @Test("live JSON Lines on stdout with --level-interval equal the offline ones and parse")
+    func liveEqualsOfflineJSONLines() throws {
+        let wav = dir + "/y.wav"
+        let run = try Run.jackwave(["--tone", "440", "--record", wav, "--port", "jackwave:out_1", "--channels", "2",
+                                    "--duration", "1", "--levels", "-", "--levels-format", "jsonl",
+                                    "--level-interval", "10"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == (try offline(wav, ["--level-interval", "10", "--levels-format", "jsonl"])))
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 100)   // 48000 frames in intervals of 480
+        for (i, line) in lines.enumerated() {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect((object["frame"] as? NSNumber)?.intValue == i * 480)
+            #expect((object["peak"] as? [NSNumber])?.count == 2)
+        }
+    }
+
+    /// Screen rows drawn only with block elements (the waveform strip), at least 10 wide.
+    func stripRows(_ screen: String) -> Int {
+        let blocks = Set("▁▂▃▄▅▆▇█▔▀")
+        return screen.split(separator: "\n").filter { line in
+            let ink = line.filter { $0 != " " }
+            return ink.count >= 10 && ink.allSatisfy(blocks.contains)
+        }.count
+    }
+
+    @Test("a reader that goes away ends the run with exit 1 and one line saying so")
+    func closedPipe() throws {
+        let script = "\"$0\" --levels - --no-meter --channels 1 --duration 5 | head -c 20 >/dev/null; "
+            + "echo \"status=${PIPESTATUS[0]}\""
+        let started = Date()
+        let run = try Run.tool("/bin/bash", ["-c", script, Run.jackwave], server: server.name)
+        #expect(run.stdout.contains("status=1"), "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("levels: writing stdout failed: Broken pipe"), "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+
+    @Test("the meter draws bars and the strip in a real terminal, and Ctrl-C leaves the cursor shown",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func meterInTmux() throws {
+        let socket = "jwlevels-\(getpid())"
+        func tmux(_ args: [String]) throws -> String {
+            try Run.tool("/usr/bin/tmux", ["-L", socket] + args, server: nil).stdout
+        }
+        let command = "env JACK_DEFAULT_SERVER=\(server.name) JACK_NO_AUDIO_RESERVATION=1 NO_COLOR= "
+            + "'\(Run.jackwave)' --tone 440 --port jackwave:out_1 --channels 1; sleep 10"
+        _ = try tmux(["new-session", "-d", "-x", "100", "-y", "30", command])
+        defer { _ = try? tmux(["kill-server"]) }
+
+        var screen = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            screen = try tmux(["capture-pane", "-p"])
+            if screen.contains("in_1 ██") && screen.contains("xruns") && stripRows(screen) >= 2 { break }
+            usleep(100_000)
+        }
+        #expect(screen.contains("in_1 ██"), "\(screen)")
+        #expect(screen.contains("jackwave:out_1"))
+        #expect(screen.contains("-20.0 dB"))
+        #expect(stripRows(screen) == 4, "strip missing: \(screen)")
+        #expect(try tmux(["display", "-p", "#{cursor_flag}"]).hasPrefix("0"))
+
+        _ = try tmux(["send-keys", "C-c"])
+        let end = Date().addingTimeInterval(5)
+        while Date() < end {
+            if try tmux(["capture-pane", "-p"]).contains("played 440 Hz") { break }
+            usleep(100_000)
+        }
+        #expect(try tmux(["capture-pane", "-p"]).contains("played 440 Hz"))
+        #expect(try tmux(["display", "-p", "#{cursor_flag}"]).hasPrefix("1"))
+    }
+}
