@@ -130,14 +130,19 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Publishes a gap that was still pending when the callback stopped, so the writer pads
     /// the file to the end of the run. Call only after `jack_deactivate` returned (or the
     /// server died): the main thread then takes over the producer's side of the drop ring.
-    public func publishPendingDrop() {
+    public func publishPendingDrop() { _ = publishPendingDropFromCallback() }
+
+    /// Hands the pending gap, if any, to the writer; false if the drop ring is full.
+    @inline(__always)
+    func publishPendingDropFromCallback() -> Bool {
         let s = state
-        guard s.pointee.pendingDropCount > 0 else { return }
+        guard s.pointee.pendingDropCount > 0 else { return true }
         let slot = dropRing.writableRegions(upTo: 1)
-        guard slot.count == 1 else { return }
+        guard slot.count == 1 else { return false }
         slot.first.pointee = DropEvent(atFrame: s.pointee.pendingDropStart, count: s.pointee.pendingDropCount)
         dropRing.commitWrite(1)
         s.pointee.pendingDropCount = 0
+        return true
     }
 
     /// The C callback JACK calls once per period on its realtime thread.
@@ -217,19 +222,10 @@ public final class RealtimeEngine: @unchecked Sendable {
     @inline(__always)
     func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int) {
         let s = state
-        // A gap must be announced before any audio that follows it.
-        if s.pointee.pendingDropCount > 0 {
-            let event = DropEvent(atFrame: s.pointee.pendingDropStart, count: s.pointee.pendingDropCount)
-            let slot = dropRing.writableRegions(upTo: 1)
-            if slot.count == 1 {
-                slot.first.pointee = event
-                dropRing.commitWrite(1)
-                s.pointee.pendingDropCount = 0
-            }
-        }
         let region = ring.writableRegions(upTo: frames)
-        guard s.pointee.pendingDropCount == 0 && region.count == frames else {
-            // Whole block or nothing: the writer fills the gap with silence.
+        // Whole block or nothing; and a gap must be announced before any audio after it,
+        // so the block also waits for room in the drop ring. A gap that goes on grows.
+        guard region.count == frames && publishPendingDropFromCallback() else {
             if s.pointee.pendingDropCount == 0 { s.pointee.pendingDropStart = startFrame }
             s.pointee.pendingDropCount += Int64(frames)
             signals.droppedFrames.add(frames, ordering: .relaxed)
