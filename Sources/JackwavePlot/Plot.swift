@@ -1,0 +1,136 @@
+import Foundation
+import JackwaveHost
+
+/// `jackwave plot`: reads a recording or a level stream and draws it to a PNG or SVG file.
+///
+/// Everything the input can get wrong is found before the output is touched, and the
+/// picture is written under a temporary name and renamed into place, so a failed plot
+/// never leaves a half-written file, nor destroys the file it would have replaced.
+public enum Plot {
+    /// Draws `input` (a sound file, or a `.csv`/`.jsonl` level stream) to `output`,
+    /// replacing it if it exists (the caller decides whether that is allowed).
+    public static func draw(_ input: String, to output: String, options: PlotOptions = PlotOptions()) throws(PlotError) {
+        guard let format = PlotFormat(path: output) else {
+            throw .badInput("\(output): unknown picture type (use .png or .svg)")
+        }
+        try check(options)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            throw .badInput("\(input): no such file")
+        }
+        if isDirectory.boolValue { throw .badInput("\(input): is a directory") }
+        if LevelStream.isLevelStream(input) {
+            try drawLevels(input, to: output, format: format, options: options)
+        } else {
+            try drawRecording(input, to: output, format: format, options: options)
+        }
+    }
+
+    /// Option values that are wrong whatever the input.
+    static func check(_ o: PlotOptions) throws(PlotError) {
+        for (name, value, sizes) in [("--width", o.width, PlotOptions.widthRange),
+                                     ("--height", o.height, PlotOptions.heightRange)] {
+            if let v = value, !sizes.contains(v) {
+                throw .badInput("\(name) must be between \(sizes.lowerBound) and \(sizes.upperBound) pixels, not \(v)")
+            }
+        }
+        for (name, value) in [("--start", o.start), ("--end", o.end)] {
+            if let v = value, !(v.isFinite && v >= 0) { throw .badInput("\(name) must be a time ≥ 0 seconds") }
+        }
+        if let s = o.start, let e = o.end, e <= s {
+            throw .badInput("--end \(seconds(e)) must be after --start \(seconds(s))")
+        }
+    }
+
+    /// The shown time range, checked against the input's duration (seconds).
+    static func range(_ o: PlotOptions, duration: Double, input: String) throws(PlotError) -> (start: Double, end: Double) {
+        let start = o.start ?? 0
+        if start >= duration {
+            throw .badInput("--start \(seconds(start)) is past the end of \(input) (\(TimeText.duration(duration)))")
+        }
+        return (start, Swift.min(duration, o.end ?? duration))
+    }
+
+    /// The picture's size for `lanes` lanes, checked.
+    static func layout(_ o: PlotOptions, lanes: Int) throws(PlotError) -> PlotLayout {
+        let width = o.width ?? PlotLayout.defaultWidth
+        let height = o.height ?? PlotLayout.defaultHeight(lanes: lanes)
+        let least = PlotLayout.minimumHeight(lanes: lanes)
+        if height < least {
+            throw .badInput("--height \(height) is too small for \(lanes) lane\(lanes == 1 ? "" : "s") (at least \(least))")
+        }
+        return PlotLayout(width: width, height: height, lanes: lanes)
+    }
+
+    // MARK: Recordings
+
+    static func drawRecording(_ input: String, to output: String, format: PlotFormat, options: PlotOptions) throws(PlotError) {
+        let file: SoundFile
+        do { file = try SoundFile(readingFrom: input) } catch {
+            throw .badInput("\(input): not a sound file libsndfile can read (\(error.reason))")
+        }
+        defer { file.close() }
+        guard file.frames > 0, file.channels > 0, file.sampleRate > 0 else {
+            throw .badInput("\(input): the recording is empty")
+        }
+        let rate = Double(file.sampleRate)
+        let duration = Double(file.frames) / rate
+        let (start, end) = try range(options, duration: duration, input: input)
+        let layout = try self.layout(options, lanes: file.channels)
+        let first = Swift.min(file.frames - 1, Int64((start * rate).rounded()))
+        let last = Swift.min(file.frames, Int64((end * rate).rounded()))
+        guard last > first else {
+            throw .badInput("\(seconds(start))–\(seconds(end)) s is shorter than one sample at \(file.sampleRate) Hz")
+        }
+        let grid = ColumnGrid(firstFrame: first, frameCount: last - first, columns: layout.columns)
+
+        let data: Waveform.Data
+        if grid.frameCount < Int64(grid.columns) {
+            let window = SoundFileReading.frames(of: file, from: first - 1, to: last + 1)
+            data = .frames(start: window.start, samples: window.samples)
+        } else {
+            data = .columns(SoundFileReading.columns(of: file, grid: grid))
+        }
+        var title = [(input as NSString).lastPathComponent, TimeText.duration(duration),
+                     "\(file.sampleRate) Hz", "\(file.channels) channel\(file.channels == 1 ? "" : "s")"]
+        if first > 0 || last < file.frames {
+            let (a, b) = (Double(first) / rate, Double(last) / rate)
+            title.append("showing \(instant(a, duration, span: b - a))–\(instant(b, duration, span: b - a))")
+        }
+        let scale: AmplitudeScale = options.decibels ? .decibels(floor: AmplitudeScale.defaultFloor) : .linear
+        let wave = Waveform(title: title.joined(separator: PlotChrome.titleSeparator), channelNames: Waveform.channelNames(file.channels),
+                            sampleRate: file.sampleRate, grid: grid, scale: scale, data: data)
+        try PictureFile.write(output, format: format, layout: layout) { WaveformRenderer.draw(wave, layout: layout, on: $0) }
+    }
+
+    // MARK: Level streams
+
+    static func drawLevels(_ input: String, to output: String, format: PlotFormat, options: PlotOptions) throws(PlotError) {
+        let stream = try LevelStream.read(path: input)
+        let (start, end) = try range(options, duration: stream.duration, input: input)
+        let layout = try self.layout(options, lanes: 1)
+        let channels = stream.channelNames.count
+        var title = [(input as NSString).lastPathComponent, "levels", TimeText.duration(stream.duration),
+                     "\(stream.times.count) row\(stream.times.count == 1 ? "" : "s")"]
+        if channels > 1 { title.append("loudest of \(channels) channels") }
+        if start > 0 || end < stream.duration {
+            let span = end - start
+            title.append("showing \(instant(start, stream.duration, span: span))–\(instant(end, stream.duration, span: span))")
+        }
+        let scale: AmplitudeScale = options.decibels ? .decibels(floor: AmplitudeScale.defaultFloor) : .linear
+        let picture = LevelPicture(title: title.joined(separator: PlotChrome.titleSeparator), stream: stream, start: start, end: end, scale: scale)
+        try PictureFile.write(output, format: format, layout: layout) { LevelStreamRenderer.draw(picture, layout: layout, on: $0) }
+    }
+
+    /// A time in a title, styled for the file's duration, with enough decimals that the
+    /// two ends of a `span`-long zoom differ (milliseconds, or finer for short zooms).
+    static func instant(_ t: Double, _ duration: Double, span: Double) -> String {
+        let decimals = span >= 1 ? 3 : Swift.min(6, Swift.max(3, Int((-log10(span)).rounded(.up)) + 2))
+        return duration < 60 ? "\(fixed(t, decimals)) s" : TimeText.clock(t, decimals: decimals, hours: duration >= 3600)
+    }
+
+    /// Seconds as the user typed them, more or less: no trailing zeros.
+    static func seconds(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}

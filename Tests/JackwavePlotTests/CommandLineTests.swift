@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `jackwave plot` run as a user runs it: the built binary, its exit code and stderr.
+private enum Jackwave {
+    /// The `jackwave` executable of this build (beside the test bundle), or
+    /// `$JACKWAVE_BINARY`.
+    static var binary: String? {
+        if let path = ProcessInfo.processInfo.environment["JACKWAVE_BINARY"] { return path }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("jackwave").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = try #require(binary, "the jackwave binary is not built")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// The command fails with exit code 2 and exactly one `jackwave: error:` line, and
+/// creates no file.
+private func expectUsageError(_ arguments: (Scratch) -> [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let scratch = Scratch()
+    scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    let result = try Jackwave.run(["plot"] + arguments(scratch))
+    #expect(result.status == 2, sourceLocation: sourceLocation)
+    #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].hasPrefix("jackwave: error: "), "\(result.stderr)", sourceLocation: sourceLocation)
+    #expect(scratch.contents == ["in.wav"], sourceLocation: sourceLocation)
+}
+
+@Test("plot with a garbage --width exits 2 with one error line")
+func garbageWidth() throws {
+    try expectUsageError { [$0.file("in.wav"), "-o", $0.file("out.png"), "--width", "wide"] }
+}
+
+@Test("plot with a garbage --start exits 2 with one error line")
+func garbageStart() throws {
+    try expectUsageError { [$0.file("in.wav"), "-o", $0.file("out.png"), "--start", "1e999"] }
+}
+
+@Test("plot with an unknown option exits 2 with one error line")
+func unknownOption() throws {
+    try expectUsageError { [$0.file("in.wav"), "-o", $0.file("out.png"), "--colour", "red"] }
+}
+
+@Test("plot without -o exits 2 with one error line")
+func missingOutput() throws {
+    try expectUsageError { [$0.file("in.wav")] }
+}
+
+@Test("plot of a missing file exits 2 with one error line")
+func missingFile() throws {
+    try expectUsageError { [$0.file("nope.wav"), "-o", $0.file("out.png")] }
+}
+
+@Test("plot with an inverted range exits 2 with one error line")
+func invertedRangeCLI() throws {
+    try expectUsageError { [$0.file("in.wav"), "-o", $0.file("out.png"), "--start", "0.08", "--end", "0.02"] }
+}
+
+@Test("plot refuses to overwrite an existing picture without --force")
+func refusesOverwrite() throws {
+    let scratch = Scratch()
+    let input = scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    scratch.text("out.png", "keep me")
+    let result = try Jackwave.run(["plot", input, "-o", scratch.file("out.png")])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("--force"))
+    #expect(try String(contentsOfFile: scratch.file("out.png"), encoding: .utf8) == "keep me")
+}
+
+@Test("a successful plot exits 0, prints nothing on stdout, and writes the picture")
+func succeeds() throws {
+    let scratch = Scratch()
+    let input = scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    let result = try Jackwave.run(["plot", input, "-o", scratch.file("out.png"), "--width", "400", "--db"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(scratch.exists("out.png"))
+}

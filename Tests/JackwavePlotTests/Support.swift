@@ -1,0 +1,66 @@
+import Foundation
+import JackwaveHost
+import JackwavePlot
+
+/// A fresh directory for one test's files, removed when the value goes away.
+final class Scratch {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "jackwave-plot-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A path inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes interleaved float frames to a 32-bit float WAV.
+    @discardableResult
+    func wav(_ name: String, _ samples: [Float], channels: Int, sampleRate: Int) -> String {
+        let p = file(name)
+        let f = try! SoundFile(writingTo: p, format: 0x010006, channels: channels, sampleRate: sampleRate)
+        let frames = samples.count / channels
+        if frames > 0 {
+            _ = samples.withUnsafeBufferPointer { f.write($0.baseAddress!, count: frames) }
+        }
+        f.close()
+        return p
+    }
+
+    /// Writes text to a file.
+    @discardableResult
+    func text(_ name: String, _ contents: String) -> String {
+        let p = file(name)
+        try! contents.write(toFile: p, atomically: false, encoding: .utf8)
+        return p
+    }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
+
+    /// The names of everything in the directory (to see that no stray file was left).
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
+
+/// A deterministic noise source, so failures reproduce.
+struct Noise {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed | 1 }
+    /// -1…1.
+    mutating func next() -> Float {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return Float(Double(state >> 11) / Double(1 << 53) * 2 - 1)
+    }
+}
+
+/// A sine of `frequency` Hz at `amplitude`, on every channel with a phase offset per channel.
+func sine(frames: Int, channels: Int, sampleRate: Int, frequency: Double, amplitude: Float) -> [Float] {
+    var out = [Float](repeating: 0, count: frames * channels)
+    for i in 0..<frames {
+        for ch in 0..<channels {
+            out[i * channels + ch] = amplitude * Float(sin(2 * Double.pi * frequency * Double(i) / Double(sampleRate) + Double(ch)))
+        }
+    }
+    return out
+}
