@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveHost"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveHost"]),
-        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveHost"]),
+        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveHost", "JackwaveDSP"]),
     ]
 )

@@ -85,9 +85,31 @@ final class Session {
         var handledInterrupts = 0
         var toneFadingSince: Date?
         let startTime = Date()
+        let keyboard = options.playsTone ? KeyboardInput() : nil
+        defer { keyboard?.restore() }
+        var tone = ToneParameters(frequency: options.toneFrequency ?? 0, amplitude: options.volume,
+                                  nyquist: Double(sampleRate) / 2)
         while true {
             usleep(RunCommand.tick)
             flushMessages()
+            if let keyboard, toneFadingSince == nil {
+                var quit = false
+                let before = tone
+                for key in ToneKeyParser.parse(keyboard.read()) {
+                    if key == .quit { quit = true } else { tone.apply(key) }
+                }
+                if tone != before {
+                    // Each is an independent value the callback polls (relaxed).
+                    signals.toneFrequencyBits.store(tone.frequency.bitPattern, ordering: .relaxed)
+                    signals.toneAmplitudeBits.store(tone.amplitude.bitPattern, ordering: .relaxed)
+                    signals.tonePaused.store(tone.paused, ordering: .relaxed)
+                    if levels == nil { Console.say("tone \(tone.description)") }
+                }
+                if quit {
+                    signals.toneStopRequested.store(true, ordering: .relaxed)
+                    toneFadingSince = Date()
+                }
+            }
             if let failure = levels?.drain(engine) { return .levelsFailed(failure) }
             levels?.tick(status: status(since: startTime))
             if signals.serverGone.load(ordering: .relaxed) { return .serverGone }
