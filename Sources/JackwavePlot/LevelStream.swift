@@ -6,7 +6,8 @@ import Foundation
 /// - CSV (`.csv`): a header `frame,time,<port names…>`, then rows `frame,time,peak1,peak2,…`;
 /// - JSON Lines (`.jsonl`): one `{"frame":123,"time":0.0025625,"peak":[0.1,0.2]}` per line.
 ///
-/// Peaks are linear, 1.0 = full scale. A multi-channel stream is kept as the maximum across
+/// Peaks are linear, 1.0 = full scale; the writer spells a non-finite peak `inf`/`nan`
+/// in CSV and `null` in JSON. A multi-channel stream is kept as the maximum across
 /// its channels, one value per row: the picture is a single strip, as a voice recorder
 /// shows it, and the loudest channel is what clipping or silence is about.
 public struct LevelStream: Sendable, Equatable {
@@ -80,7 +81,10 @@ public struct LevelStream: Sendable, Equatable {
             }
             var loudest = 0.0
             for (k, p) in rowPeaks.enumerated() {
-                guard p.isFinite, p >= 0 else {
+                // The writer passes on what the signal held: +inf (drawn as full scale) and
+                // NaN (CSV `nan`, JSON `null`: no level, skipped) are data, not damage.
+                if p.isNaN { continue }
+                guard p >= 0 else {
                     throw PlotError.badInput("\(place): peak '\(text(2 + k))' is not a level (a number ≥ 0)")
                 }
                 loudest = Swift.max(loudest, p)

@@ -1,5 +1,8 @@
-/// Reading the CSV form of a level stream: a header `frame,time,<port names…>`, then one
-/// row `frame,time,peak1,peak2,…` per interval.
+import Foundation
+
+/// Reading the CSV form of a level stream: a header `frame,time,<port names…>` (a name
+/// holding a comma or quote is quoted, RFC 4180), then one row `frame,time,peak1,peak2,…`
+/// per interval, all numbers.
 extension LevelStream {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
     static func parseCSV(_ text: TextBytes, path: String) throws(PlotError) -> LevelStream {
@@ -8,9 +11,8 @@ extension LevelStream {
         var values: [Double] = []
         var fields: [UnsafeBufferPointer<UInt8>] = []
         try text.forEachLine { (number, line) throws(PlotError) in
-            split(line, into: &fields)
             guard let channelNames = names else {
-                let header = fields.map { TextBytes.text(TextBytes.trimmed($0)) }
+                let header = headerFields(TextBytes.text(line))
                 guard header.count >= 3, header[0] == "frame", header[1] == "time" else {
                     throw PlotError.badInput("\(path): not a level stream (the first line must be frame,time,<ports…>)")
                 }
@@ -18,13 +20,17 @@ extension LevelStream {
                 return
             }
             let place = "\(path) line \(number)"
+            split(line, into: &fields)
             guard fields.count == channelNames.count + 2 else {
                 throw PlotError.badInput("\(place): \(fields.count) fields, the header has \(channelNames.count + 2)")
             }
             values.removeAll(keepingCapacity: true)
             for (k, field) in fields.enumerated() {
-                // A field that is not a number at all is NaN here; `append` names it.
-                values.append(TextBytes.number(field) ?? (k == 0 ? -1 : .nan))
+                guard let v = TextBytes.number(field) else {
+                    let what = k == 0 ? "frame" : k == 1 ? "time" : "peak"
+                    throw PlotError.badInput("\(place): \(what) '\(TextBytes.text(TextBytes.trimmed(field)))' is not a number")
+                }
+                values.append(v)
             }
             try values.withUnsafeBufferPointer { (v: UnsafeBufferPointer<Double>) throws(PlotError) in
                 try rows.append(frame: v[0], time: v[1], peaks: UnsafeBufferPointer(rebasing: v[2...]),
@@ -35,7 +41,7 @@ extension LevelStream {
         return LevelStream(channelNames: channelNames, times: rows.times, peaks: rows.peaks)
     }
 
-    /// The comma-separated fields of a line (no quoting: port names hold no commas).
+    /// The comma-separated fields of a data row (numbers: never quoted).
     private static func split(_ line: UnsafeBufferPointer<UInt8>, into fields: inout [UnsafeBufferPointer<UInt8>]) {
         fields.removeAll(keepingCapacity: true)
         guard let base = line.baseAddress else { return }
@@ -44,5 +50,36 @@ extension LevelStream {
             fields.append(UnsafeBufferPointer(start: base + start, count: i - start))
             start = i + 1
         }
+    }
+
+    /// The header's fields, unquoting `"a,b"` and `"say ""hi"""` as RFC 4180 does.
+    static func headerFields(_ line: String) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = line.makeIterator()
+        while let c = chars.next() {
+            if quoted {
+                if c == "\"" {
+                    // A doubled quote is a quote; a single one closes the field.
+                    guard let next = chars.next() else { quoted = false; break }
+                    if next == "\"" { field.append("\"") } else {
+                        quoted = false
+                        if next == "," { fields.append(field); field = "" } else { field.append(next) }
+                    }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" && field.isEmpty {
+                quoted = true
+            } else if c == "," {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(c)
+            }
+        }
+        fields.append(field)
+        return fields.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }

@@ -63,12 +63,15 @@ struct TextBytes {
         return e == p ? nil : (value, e)
     }
 
-    /// A whole field that is exactly one number.
+    /// A whole field that is exactly one number, or Swift's `inf`, `-inf`, `nan`.
     static func number(_ field: UnsafeBufferPointer<UInt8>) -> Double? {
         let f = trimmed(field)
-        guard let base = f.baseAddress, !f.isEmpty, let (value, end) = number(at: base),
-              end == base + f.count else { return nil }
-        return value
+        guard let base = f.baseAddress, !f.isEmpty else { return nil }
+        if let (value, end) = number(at: base), end == base + f.count { return value }
+        if f.elementsEqual("inf".utf8) { return .infinity }
+        if f.elementsEqual("-inf".utf8) { return -.infinity }
+        if f.elementsEqual("nan".utf8) { return .nan }
+        return nil
     }
 
     /// The text of some bytes, for an error message.

@@ -28,7 +28,7 @@ func jsonLines() throws {
 
 @Test("a CSV row with a garbage peak is refused with its line number")
 func csvGarbage() {
-    #expect(throws: PlotError.badInput("x.csv line 3: peak 'loud' is not a level (a number ≥ 0)")) {
+    #expect(throws: PlotError.badInput("x.csv line 3: peak 'loud' is not a number")) {
         try LevelStream.parseCSV(bytes("frame,time,a\n0,0,0.1\n1,0.1,loud\n"), path: "x.csv")
     }
 }
@@ -85,4 +85,18 @@ func csvCRLF() throws {
     let s = try LevelStream.parseCSV(bytes("frame,time,a\r\n0, 0, 0.25\r\n256, 0.005, 1e-1\r\n"), path: "x.csv")
     #expect(s.times == [0, 0.005])
     #expect(s.peaks == [0.25, 0.1])
+}
+
+@Test("non-finite peaks as the writer spells them are read: inf as full scale, nan and null skipped")
+func nonFinitePeaks() throws {
+    let csv = try LevelStream.parseCSV(bytes("frame,time,a,b\n0,0.000000000,inf,0.5\n256,0.005333333,nan,0.25\n"), path: "x.csv")
+    #expect(csv.peaks == [.infinity, 0.25])
+    let jsonl = try LevelStream.parseJSONLines(bytes("{\"frame\":0,\"time\":0.000000000,\"peak\":[null,0.5]}\n"), path: "x.jsonl")
+    #expect(jsonl.peaks == [0.5])
+}
+
+@Test("a quoted port name holding a comma stays one channel name")
+func quotedHeader() throws {
+    let s = try LevelStream.parseCSV(bytes("frame,time,\"mic, left\",\"say \"\"hi\"\"\"\n0,0,0.1,0.2\n"), path: "x.csv")
+    #expect(s.channelNames == ["mic, left", "say \"hi\""])
 }
