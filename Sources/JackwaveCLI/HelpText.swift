@@ -8,7 +8,7 @@ enum HelpText {
       jackwave --tone HZ [options]       play a sine tone on the output ports
       jackwave [options]                 meter the first two capture ports
       jackwave plot FILE -o OUT.png|svg  draw a recording or a level stream
-      jackwave levels FILE [-o OUT]      a sound file's level stream, offline
+      jackwave levels FILE [--block N] [-o OUT]   a sound file's level stream, offline
 
     Recording:
       --record FILE          .wav (default), .flac, .ogg, .w64, .rf64, .caf, .aiff
@@ -35,6 +35,15 @@ enum HelpText {
       --level-interval MS    one row per MS instead of per JACK period (maximum of peaks)
       --meter, --no-meter    live meter on stderr (default: when stderr is a terminal)
       --plot OUT             after --record, draw the recording to OUT.png or OUT.svg
+
+    Plot (jackwave plot FILE -o OUT):
+      FILE                   a recording, or a level stream (.csv/.jsonl from --levels)
+      -o, --output OUT       the picture: .png or .svg
+      --width PX             picture width (default 1200)
+      --height PX            picture height (default: 280 px per lane for 1–2 channels)
+      --start SEC, --end SEC draw only this part of the recording
+      --db                   dBFS amplitude scale (-60 dB at the centre line)
+      --force                overwrite OUT
 
     JACK:
       -n, --name NAME        client name (default jackwave)
