@@ -41,6 +41,9 @@ enum Run {
         var env = ProcessInfo.processInfo.environment
         if let server { env["JACK_DEFAULT_SERVER"] = server } else { env.removeValue(forKey: "JACK_DEFAULT_SERVER") }
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
+        // Without this, a JACK tool run before its server is up starts a server of its own
+        // under the same name (libjack's autostart), and the real one then fails to start.
+        env["JACK_NO_START_SERVER"] = "1"
         for (k, v) in environment { env[k] = v }
         return try Running(path: path, arguments: arguments, environment: env)
     }
