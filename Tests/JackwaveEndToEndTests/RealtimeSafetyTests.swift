@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+
+/// Proof that jackwave's JACK process callback is realtime-safe, by watching it run.
+///
+/// `scripts/rtcheck/rtcheck.c`, preloaded, wraps `jack_set_process_callback` and counts
+/// every call to the allocator, locks, sleeps and I/O made from inside the callback. It is
+/// first shown to catch deliberately bad callbacks (`scripts/rtcheck/bad_client.c`), then
+/// jackwave must make none over at least 10,000 cycles of 64 frames while it records, plays
+/// a tone and exports levels. LLVM's RealtimeSanitizer, entered from the same trampoline,
+/// checks the same run independently.
+///
+/// The binary checked is `$JACKWAVE_RELEASE_BINARY` (a `swift build -c release` build: what
+/// users run); without it, the debug binary beside the tests, with a note.
+@Suite("Realtime safety of the process callback", .serialized)
+struct RealtimeSafetyTests {
+    /// 64 frames at 48 kHz: 750 cycles a second, JACK's small-period regime.
+    static let period = 64
+    static let sampleRate = 48000
+    /// Counted frames end the run, so the callback runs at least this many cycles.
+    static let minimumCycles = 10_000
+    /// 14 s = 10,500 counted cycles (plus those before the start and during the fade).
+    static let seconds = 14
+
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws {
+        server = try JackServer(sampleRate: Self.sampleRate, period: Self.period, capturePorts: 8, playbackPorts: 2)
+    }
+
+    @Test("rtcheck counts the allocations, sleeps, locks and writes of a bad callback, and nothing for a clean one")
+    func rtcheckCatchesBadCallbacks() throws {
+        let tools = try RTCheckTools.shared.get()
+        // (mode, the report's counter that must be > 0)
+        let cases = [("malloc", "malloc"), ("malloc", "free"), ("usleep", "usleep"),
+                     ("mutex", "pthread_mutex_lock"), ("write", "write")]
+        var reports: [String: RTCheckReport] = [:]
+        for mode in ["clean", "malloc", "usleep", "mutex", "write"] {
+            let path = "\(dir)/bad-\(mode).txt"
+            let run = try Run.tool(tools.badClient, [mode, "0.4"], server: server.name, timeout: 20,
+                                   environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
+            try #require(run.status == 0, "bad_client \(mode): \(run.stderr)")
+            let report = try RTCheckReport(path: path)
+            try #require(report.callbacks == 1 && report.cycles > 50, "bad_client \(mode) barely ran:\n\(report.text)")
+            reports[mode] = report
+        }
+        #expect(reports["clean"]!.violations == 0, "a clean callback was blamed:\n\(reports["clean"]!.text)")
+        for (mode, function) in cases {
+            let report = reports[mode]!
+            #expect(report.count(of: function) >= report.cycles - 1,
+                    "bad_client \(mode): expected one \(function) per cycle:\n\(report.text)")
+            #expect(report.text.contains("site 1 "), "bad_client \(mode): no call site recorded")
+        }
+        // The call site names the caller: the bad client's own code, above the trampoline.
+        let site = reports["malloc"]!.text
+        #expect(site.contains("bad_client+0x") && site.contains("rtcheck_trampoline"), "\(site)")
+    }
+
+    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles of recording, tone and levels")
+    func jackwaveIsClean() throws {
+        let tools = try RTCheckTools.shared.get()
+        let binary = RTCheckTools.binaryUnderTest()
+        let path = "\(dir)/rtcheck.txt"
+        // 8 channels: the general interleaver; --buffer 2: the ring wraps every 2.7 s.
+        let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--channels", "8", "--port", "system:capture_*",
+                                             "--tone", "440", "--levels", "\(dir)/levels.csv", "--buffer", "2",
+                                             "--duration", "\(Self.seconds)", "--no-meter"],
+                               server: server.name, timeout: 60,
+                               environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
+        try #require(run.status == 0, "jackwave failed under rtcheck: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtcheck on \(binary.path)\(binary.note.map { " (\($0))" } ?? ""): \(report.summary)")
+        #expect(report.callbacks == 1 && report.unwatched == 0, "\(report.text)")
+        #expect(report.cycles >= Self.minimumCycles, "only \(report.cycles) cycles watched")
+        #expect(report.violations == 0, "jackwave's callback broke the realtime rules:\n\(report.readable())")
+        // The paths really ran: a recording, and a level stream with a row per block or so.
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/take.wav"))
+        let rows = (try? String(contentsOfFile: "\(dir)/levels.csv", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        #expect(rows > Self.minimumCycles / 2, "only \(rows) level rows")
+    }
+
+    @Test("RealtimeSanitizer, entered around the callback, stops a bad client and passes jackwave for 10,000 cycles",
+          .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"))
+    func realtimeSanitizer() throws {
+        let tools = try RTCheckTools.shared.get()
+        let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+        let binary = RTCheckTools.binaryUnderTest()
+        let path = "\(dir)/rtsan.txt"
+        // 2 channels: the stereo interleaver (the rtcheck run covers the general one).
+        let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--port", "system:capture_1", "--port", "system:capture_2",
+                                             "--tone", "440", "--levels", "\(dir)/levels.csv",
+                                             "--duration", "\(Self.seconds)", "--no-meter"],
+                               server: server.name, timeout: 60,
+                               environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path,
+                                             "RTSAN_OPTIONS": "halt_on_error=1"])
+        #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
+        try #require(run.status == 0, "jackwave failed under rtsan: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtsan on \(binary.path)\(binary.note.map { " (\($0))" } ?? ""): \(report.summary)")
+        #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
+
+        // Last, as it dies in the middle of a cycle: the control that rtsan is awake.
+        let bad = try Run.tool(tools.badClient, ["malloc", "0.4"], server: server.name, timeout: 20,
+                               environment: ["LD_PRELOAD": rtsan])
+        #expect(bad.status != 0, "a callback that allocates survived rtsan")
+        #expect(bad.stderr.contains("RealtimeSanitizer") && bad.stderr.contains("`malloc`"), "\(bad.stderr)")
+    }
+}
+
+/// The preload libraries and the bad client, compiled with gcc once per test process.
+private struct RTCheckTools: Sendable {
+    var rtcheck: String
+    var badClient: String
+    var rtsan: String?
+    var rtsanFailure: String?
+
+    static let shared: Result<RTCheckTools, any Error> = Result { try build() }
+
+    static var repositoryRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
+
+    /// The release binary if scripts/test built one, else the debug binary, with a note.
+    static func binaryUnderTest() -> (path: String, note: String?) {
+        if let release = ProcessInfo.processInfo.environment["JACKWAVE_RELEASE_BINARY"], !release.isEmpty {
+            return (release, nil)
+        }
+        return (Run.jackwave, "JACKWAVE_RELEASE_BINARY not set: checked the debug build, not the release build users run")
+    }
+
+    /// LLVM's RealtimeSanitizer runtime from the Swift toolchain: `$RTSAN_RUNTIME`, else
+    /// `lib/clang/*/lib/linux` beside the `swift` found on PATH, else under /opt/swift.
+    static let rtsanRuntime: String? = {
+        let fm = FileManager.default
+        if let given = ProcessInfo.processInfo.environment["RTSAN_RUNTIME"], fm.fileExists(atPath: given) { return given }
+        var roots: [String] = []
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let swift = "\(dir)/swift"
+            if fm.isExecutableFile(atPath: swift) {
+                let real = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
+                roots.append(real.deletingLastPathComponent().deletingLastPathComponent().path + "/lib/clang")
+            }
+        }
+        roots.append("/opt/swift/usr/lib/clang")
+        for root in roots {
+            for version in (try? fm.contentsOfDirectory(atPath: root))?.sorted().reversed() ?? [] {
+                let candidate = "\(root)/\(version)/lib/linux/libclang_rt.rtsan-x86_64.a"
+                if fm.fileExists(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
+    }()
+
+    static func build() throws -> RTCheckTools {
+        let source = repositoryRoot + "/scripts/rtcheck"
+        let out = temporaryDirectory()
+        try gcc(["-shared", "-fPIC", "-O2", "-o", "\(out)/rtcheck.so", "\(source)/rtcheck.c", "-ldl"])
+        try gcc(["-O0", "-o", "\(out)/bad_client", "\(source)/bad_client.c", "-ljack"])
+        var tools = RTCheckTools(rtcheck: "\(out)/rtcheck.so", badClient: "\(out)/bad_client")
+        if let runtime = rtsanRuntime {
+            do {
+                // The archive's .preinit_array member cannot go into a shared library; the
+                // preload's constructor starts the runtime instead.
+                let archive = "\(out)/rtsan.a"
+                try FileManager.default.copyItem(atPath: runtime, toPath: archive)
+                try tool("/usr/bin/ar", ["d", archive, "rtsan_preinit.cpp.o"])
+                try gcc(["-shared", "-fPIC", "-O2", "-DRTCHECK_RTSAN", "-o", "\(out)/rtsan-check.so", "\(source)/rtcheck.c",
+                         "-Wl,--whole-archive", archive, "-Wl,--no-whole-archive", "-ldl", "-lpthread", "-lrt", "-lm"])
+                tools.rtsan = "\(out)/rtsan-check.so"
+            } catch {
+                tools.rtsanFailure = "\(error)"
+            }
+        }
+        return tools
+    }
+
+    private static func gcc(_ arguments: [String]) throws { try tool("/usr/bin/gcc", arguments) }
+
+    private static func tool(_ path: String, _ arguments: [String]) throws {
+        let run = try Run.tool(path, arguments, server: nil, timeout: 120)
+        guard run.status == 0 else {
+            throw TestFailure("\(path) \(arguments.joined(separator: " ")) failed:\n\(run.stderr)")
+        }
+    }
+}
+
+/// rtcheck's exit report: `key value` lines, `violation FUNCTION COUNT` lines, then the
+/// first call sites as `site N FUNCTION thread TID` followed by indented frames.
+private struct RTCheckReport {
+    let text: String
+    private var values: [String: String] = [:]
+    private var perFunction: [String: Int] = [:]
+
+    init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TestFailure("no rtcheck report at \(path): the preload did not load, or the process did not exit normally")
+        }
+        text = String(decoding: data, as: UTF8.self)
+        for line in text.split(separator: "\n") where !line.hasPrefix(" ") {
+            let parts = line.split(separator: " ")
+            if parts.count == 3 && parts[0] == "violation" {
+                perFunction[String(parts[1])] = Int(parts[2]) ?? 0
+            } else if parts.count == 2 {
+                values[String(parts[0])] = String(parts[1])
+            }
+        }
+    }
+
+    private func number(_ key: String) -> Int { values[key].flatMap { Int($0) } ?? -1 }
+    var callbacks: Int { number("callbacks") }
+    var unwatched: Int { number("unwatched") }
+    var cycles: Int { number("cycles") }
+    var violations: Int { number("violations") }
+    func count(of function: String) -> Int { perFunction[function] ?? 0 }
+
+    var summary: String {
+        "\(cycles) cycles, \(violations < 0 ? "-" : String(violations)) violations, callback mean "
+            + "\(number("callback_ns_mean")) ns, max \(number("callback_ns_max")) ns"
+    }
+
+    /// The report with each frame resolved to a demangled function and source line
+    /// (addr2line on the module offset, then swift-demangle), down to the trampoline.
+    func readable() -> String {
+        var out: [String] = []
+        var belowTrampoline = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            guard line.hasPrefix("    "), let frame = Self.frame(line) else {
+                belowTrampoline = false
+                out.append(line)
+                continue
+            }
+            if belowTrampoline { continue }
+            if line.contains("rtcheck_trampoline") { belowTrampoline = true }
+            let resolved = Self.resolve(module: frame.module, offset: frame.offset)
+            out.append(resolved.map { "\(line)\n        \($0)" } ?? line)
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// `    0xADDR MODULE+0xOFFSET …` → (MODULE, OFFSET).
+    private static func frame(_ line: String) -> (module: String, offset: UInt64)? {
+        let fields = line.split(separator: " ")
+        guard fields.count >= 2, let plus = fields[1].lastIndex(of: "+") else { return nil }
+        let module = String(fields[1][..<plus])
+        let hex = fields[1][fields[1].index(after: plus)...].dropFirst(2)
+        guard let offset = UInt64(hex, radix: 16) else { return nil }
+        return (module, offset)
+    }
+
+    private static func resolve(module: String, offset: UInt64) -> String? {
+        // A return address points after the call: look up the call itself.
+        let address = String(offset &- 1, radix: 16)
+        guard let located = try? Run.tool("/usr/bin/addr2line", ["-f", "-e", module, "0x\(address)"], server: nil, timeout: 20),
+              located.status == 0 else { return nil }
+        let lines = located.stdout.split(separator: "\n").map(String.init)
+        guard lines.count >= 2 else { return nil }
+        var function = lines[0]
+        if let demangled = try? Run.tool("/usr/bin/env", ["swift-demangle", "--simplified", "--compact", function],
+                                         server: nil, timeout: 20),
+           demangled.status == 0, !demangled.stdout.isEmpty {
+            function = demangled.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return "\(function) at \(lines[1])"
+    }
+}
