@@ -90,15 +90,7 @@ public final class JackClient {
     /// `jack_get_ports`: names of ports matching a regular expression and flags, in the
     /// server's order (for physical ports, their number order).
     public func portNames(matching pattern: String? = nil, flags: JackPortFlags = JackPortFlags(0)) -> [String] {
-        guard let list = jack_get_ports(handle, pattern, JACK_DEFAULT_AUDIO_TYPE, UInt(flags.rawValue)) else { return [] }
-        defer { jack_free(list) }
-        var names: [String] = []
-        var i = 0
-        while let cName = list[i] {
-            names.append(String(cString: cName))
-            i += 1
-        }
-        return names
+        takeNameList(jack_get_ports(handle, pattern, JACK_DEFAULT_AUDIO_TYPE, UInt(flags.rawValue)))
     }
 
     /// `jack_port_by_id` then `jack_port_name`; nil if the port is gone.
@@ -115,15 +107,7 @@ public final class JackClient {
 
     /// `jack_port_get_connections`: the ports connected to one of ours, by full name.
     public static func connections(of port: OpaquePointer) -> [String] {
-        guard let list = jack_port_get_connections(port) else { return [] }
-        defer { jack_free(list) }
-        var names: [String] = []
-        var i = 0
-        while let cName = list[i] {
-            names.append(String(cString: cName))
-            i += 1
-        }
-        return names
+        takeNameList(jack_port_get_connections(port))
     }
 
     /// `jack_port_short_name`: a port's name without the client (`in_1`).
@@ -135,6 +119,20 @@ public final class JackClient {
     public static func fullName(of port: OpaquePointer) -> String {
         String(cString: jack_port_name(port))
     }
+}
+
+/// Copies a NULL-terminated array of C strings that libjack allocated, then releases it
+/// with `jack_free` (libjack may use its own allocator, so never plain `free`).
+private func takeNameList(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+    guard let list else { return [] }
+    defer { jack_free(list) }
+    var names: [String] = []
+    var i = 0
+    while let cName = list[i] {
+        names.append(String(cString: cName))
+        i += 1
+    }
+    return names
 }
 
 /// What can go wrong talking to JACK outside the realtime thread.
