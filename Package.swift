@@ -4,7 +4,7 @@ import PackageDescription
 /// jackwave: a realtime JACK recorder, tone generator and level meter.
 ///
 /// Layering, from the bottom up:
-/// - `CJack`, `CSndfile`, `CCairo`: thin system-library shims over Debian's C libraries.
+/// - `CJack`, `CSndfile`, `CSoxr`, `CCairo`: thin system-library shims over Debian's C libraries.
 /// - `JackwaveDSP`: pure DSP and lock-free plumbing (no Foundation, no JACK); runs
 ///   unchanged inside the realtime callback and offline.
 /// - `JackwaveHost`: the JACK client, the realtime engine, the sound-file writer thread.
@@ -21,11 +21,14 @@ let package = Package(
                        providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
+        /// libsoxr: sample-rate conversion for `--rate`, in the writer thread (never the callback).
+        .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
+                       providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
 
         .target(name: "JackwaveDSP"),
-        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile"]),
+        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr"]),
         .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"]),
