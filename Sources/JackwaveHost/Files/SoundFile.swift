@@ -31,17 +31,19 @@ public final class SoundFile {
         self.path = path
     }
 
-    /// Creates (or truncates) `path` for writing: `sf_format_check`, then `sf_open` with
-    /// `SFM_WRITE`. Float-to-integer conversion clips at full scale (`SFC_SET_CLIPPING`)
-    /// instead of wrapping, and short RF64 files stay plain WAV (`SFC_RF64_AUTO_DOWNGRADE`).
-    public init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int) throws(SoundFileError) {
+    /// Creates (or truncates) `path` for writing: `sf_format_check` (see `canWrite`), then
+    /// `sf_open` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
+    /// (`SFC_SET_CLIPPING`) instead of wrapping, and an RF64 file stays plain WAV while it is
+    /// under 4 GB (`SFC_RF64_AUTO_DOWNGRADE`) unless `rf64AutoDowngrade` is false.
+    public init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int,
+                rf64AutoDowngrade: Bool = true) throws(SoundFileError) {
+        guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
+            throw SoundFileError(path: path, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
+        }
         var info = SF_INFO()
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
         info.format = format
-        guard sf_format_check(&info) != 0 else {
-            throw SoundFileError(path: path, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
-        }
         guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
@@ -52,9 +54,41 @@ public final class SoundFile {
         self.format = format
         self.path = path
         _ = sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
-        if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_RF64) {
+        if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_RF64) && rf64AutoDowngrade {
             _ = sf_command(h, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
         }
+    }
+
+    /// `sf_format_check`: whether this machine's libsndfile writes `format` with these
+    /// channels and rate.
+    public static func canWrite(format: Int32, channels: Int, sampleRate: Int) -> Bool {
+        var info = SF_INFO()
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        info.format = format
+        return sf_format_check(&info) != 0
+    }
+
+    /// `sf_version_string`: the libsndfile in use, e.g. "libsndfile-1.2.0".
+    public static var libraryVersion: String { String(cString: sf_version_string()) }
+
+    /// `sf_command(SFC_SET_BROADCAST_INFO)`: stores a `bext` chunk. Only before the first
+    /// write, and only in formats that carry one (WAV, WAVEX, RF64); false if refused.
+    @discardableResult
+    public func setBroadcastInfo(_ info: BroadcastInfo) -> Bool {
+        guard let handle else { return false }
+        var raw = info.raw
+        return sf_command(handle, Int32(SFC_SET_BROADCAST_INFO), &raw, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == Int32(SF_TRUE)
+    }
+
+    /// `sf_command(SFC_GET_BROADCAST_INFO)`: the file's `bext` chunk, if it has one.
+    public var broadcastInfo: BroadcastInfo? {
+        guard let handle else { return nil }
+        var raw = SF_BROADCAST_INFO()
+        guard sf_command(handle, Int32(SFC_GET_BROADCAST_INFO), &raw, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == Int32(SF_TRUE) else {
+            return nil
+        }
+        return BroadcastInfo(raw: raw)
     }
 
     deinit { close() }

@@ -1,0 +1,84 @@
+import CSndfile
+
+/// A Broadcast Wave `bext` chunk (EBU Tech 3285): who wrote the file and when its first
+/// frame was, to the frame. What jackwave stores in WAV, WAVEX and RF64 files.
+public struct BroadcastInfo: Sendable, Equatable {
+    /// Free text (256 bytes): jackwave puts the first frame's time to the millisecond here,
+    /// since `originationTime` has whole seconds only.
+    public var description: String
+    /// "jackwave".
+    public var originator: String
+    public var originatorReference: String
+    /// Local date of the first frame, `yyyy-mm-dd`.
+    public var originationDate: String
+    /// Local time of the first frame, `hh:mm:ss`.
+    public var originationTime: String
+    /// The first frame's position in frames since local midnight, at the file's rate.
+    public var timeReference: UInt64
+    /// `bext` version: 2, the one libsndfile writes whatever it is given (UMID left empty,
+    /// loudness fields "not used": 0x7FFF, as EBU Tech 3285 v2 says).
+    public var version: Int16
+
+    /// The chunk for a file whose first frame is frame `offset` (at `sampleRate`, the file's
+    /// rate) of a run whose frame 0 was at `start`. A later piece of a split recording
+    /// continues the first one's time reference exactly.
+    public init(start: WallClockTime, offset: Int64, sampleRate: Int) {
+        let first = start.adding(frames: offset, sampleRate: sampleRate)
+        description = "jackwave: first frame at \(first.iso8601)"
+        originator = "jackwave"
+        originatorReference = ""
+        originationDate = first.localDate
+        originationTime = first.localTime
+        let zero = UInt64((start.secondsSinceLocalMidnight * Double(sampleRate)).rounded())
+        timeReference = zero + UInt64(offset)
+        version = 2
+    }
+
+    /// EBU Tech 3285 v2's value for a loudness field that was not measured.
+    static let loudnessNotUsed: Int16 = 0x7FFF
+
+    /// The fields of libsndfile's struct.
+    init(raw: SF_BROADCAST_INFO) {
+        description = Self.text(raw.description)
+        originator = Self.text(raw.originator)
+        originatorReference = Self.text(raw.originator_reference)
+        originationDate = Self.text(raw.origination_date)
+        originationTime = Self.text(raw.origination_time)
+        timeReference = UInt64(raw.time_reference_high) << 32 | UInt64(raw.time_reference_low)
+        version = raw.version
+    }
+
+    /// libsndfile's struct, strings cut to their fields' sizes.
+    var raw: SF_BROADCAST_INFO {
+        var r = SF_BROADCAST_INFO()
+        Self.store(description, in: &r.description)
+        Self.store(originator, in: &r.originator)
+        Self.store(originatorReference, in: &r.originator_reference)
+        Self.store(originationDate, in: &r.origination_date)
+        Self.store(originationTime, in: &r.origination_time)
+        r.time_reference_low = UInt32(truncatingIfNeeded: timeReference)
+        r.time_reference_high = UInt32(truncatingIfNeeded: timeReference >> 32)
+        r.version = version
+        for field in [\SF_BROADCAST_INFO.loudness_value, \.loudness_range, \.max_true_peak_level,
+                      \.max_momentary_loudness, \.max_shortterm_loudness] {
+            r[keyPath: field] = Self.loudnessNotUsed
+        }
+        return r
+    }
+
+    /// Copies UTF-8 bytes into a fixed C character array (a tuple), NUL-padded; a field
+    /// filled to the brim has no terminator, as the date and time fields never do.
+    private static func store<T>(_ text: String, in field: inout T) {
+        withUnsafeMutableBytes(of: &field) { bytes in
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            for (i, b) in text.utf8.prefix(bytes.count).enumerated() { bytes[i] = b }
+        }
+    }
+
+    /// The text of a fixed C character array, up to its first NUL or its end.
+    private static func text<T>(_ field: T) -> String {
+        withUnsafeBytes(of: field) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
