@@ -1,0 +1,54 @@
+/// The checks behind `--record`, `--format`, `--bits`, `--rate` and `--split` that need no
+/// disk and no server: which format a recording gets, and whether it can hold what was
+/// asked. Each failure is one line for the user (the command turns it into exit code 2).
+public enum FileChoice {
+    /// The format of `--record path`: `--format` if given (the path's extension must not
+    /// name another format), else the extension's. Checks the depth and, when given, the rate.
+    public static func format(for path: String, named: SoundFormat?, depth: SampleDepth?,
+                              rate: Int?) throws(FileChoiceError) -> SoundFormat {
+        let ext = SoundFormat.pathExtension(path)
+        let format: SoundFormat
+        if let named {
+            if let other = SoundFormat.forPath(path), !named.extensions.contains(ext) {
+                throw FileChoiceError("--record \(path): --format \(named.name) does not write .\(ext) files (that is \(other.name))")
+            }
+            format = named
+        } else {
+            guard let byExtension = SoundFormat.forPath(path) else {
+                let known = Set(SoundFormat.all.flatMap(\.extensions)).sorted().map { "." + $0 }.joined(separator: ", ")
+                throw FileChoiceError("--record \(path): unknown extension (use \(known), or --format)")
+            }
+            format = byExtension
+        }
+        if format.formatWord(depth: depth) == nil, let depth {
+            let held = format.depths.map(\.rawValue).joined(separator: ", ")
+            throw FileChoiceError(format.isLossy
+                ? "--record \(path): \(format.name) is a lossy codec and takes no --bits"
+                : "--record \(path): \(format.name) cannot hold --bits \(depth.rawValue) (it holds \(held))")
+        }
+        if let rate { try checkRate(rate, format: format, given: true) }
+        return format
+    }
+
+    /// Whether `format` takes files at `rate` (Opus takes five rates only).
+    public static func checkRate(_ rate: Int, format: SoundFormat, given: Bool) throws(FileChoiceError) {
+        guard let rates = format.sampleRates, !rates.contains(rate) else { return }
+        let list = rates.map { String($0) }.joined(separator: ", ")
+        throw FileChoiceError(given
+            ? "--rate \(rate): \(format.name) files are \(list) Hz only"
+            : "\(format.name) files are \(list) Hz only and the server runs at \(rate) Hz: add --rate 48000")
+    }
+
+    /// Frames per piece for `--split seconds` at `rate`: round(seconds × rate), at least one.
+    public static func splitFrames(_ seconds: Double, rate: Int) throws(FileChoiceError) -> Int64 {
+        let frames = Int64((seconds * Double(rate)).rounded())
+        guard frames >= 1 else { throw FileChoiceError("--split \(seconds) is less than one frame at \(rate) Hz") }
+        return frames
+    }
+}
+
+/// A file option that cannot be honoured: one line.
+public struct FileChoiceError: Error, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
