@@ -14,9 +14,13 @@ public enum RunCommand {
     static let tick: UInt32 = 20_000
 
     public static func run(_ o: RunOptions) -> Int32 {
+        if o.listFormats {
+            Console.writeOut(FormatCatalog.lines().joined(separator: "\n") + "\n")
+            return 0
+        }
         SignalTrap.install()
         // 1. Files: everything that can be checked without JACK.
-        let recordFormat: Int32?
+        let recordFormat: SoundFormat?
         do throws(UsageError) {
             recordFormat = try checkOutputs(o)
         } catch {
@@ -83,35 +87,47 @@ public enum RunCommand {
         } else {
             levels = nil
         }
-        let file: SoundFile?
-        if let path = o.recordPath, let formatWord = recordFormat {
-            do throws(SoundFileError) {
-                file = try SoundFile(writingTo: path, format: formatWord, channels: inputs.count, sampleRate: sampleRate)
+        let recording: RecordingPipeline?
+        if let path = o.recordPath, let format = recordFormat {
+            let spec: RecordingSpec
+            do throws(UsageError) {
+                spec = try recordingSpec(o, path: path, format: format, channels: inputs.count, serverRate: sampleRate)
+            } catch {
+                Console.error(error.message)
+                return 2
+            }
+            do throws(RecordingSetupError) {
+                recording = try RecordingPipeline(spec: spec)
             } catch {
                 Console.error(error.message)
                 return 1
             }
         } else {
-            file = nil
+            recording = nil
         }
 
         let session = Session(options: o, client: client, inputs: inputs, outputs: outputs,
-                              sampleRate: sampleRate, file: file, plan: plan, levels: levels)
+                              sampleRate: sampleRate, recording: recording, plan: plan, levels: levels)
         return session.run()
     }
 
-    /// Checks every output path and returns the recording's libsndfile format word.
-    static func checkOutputs(_ o: RunOptions) throws(UsageError) -> Int32? {
-        var formatWord: Int32?
+    /// Checks every output path and returns the recording's format.
+    static func checkOutputs(_ o: RunOptions) throws(UsageError) -> SoundFormat? {
+        var recordFormat: SoundFormat?
         if let path = o.recordPath {
-            guard let format = SoundFormat.forPath(path) else {
-                throw UsageError("--record \(path): unknown extension (use .wav, .flac, .ogg, .w64, .rf64, .caf or .aiff)")
+            let format = try usage { () throws(FileChoiceError) in
+                try FileChoice.format(for: path, named: o.format, depth: o.depth, rate: o.fileRate)
             }
-            guard let word = format.formatWord(depth: o.depth) else {
-                throw UsageError("--record \(path): this format cannot hold --bits \(o.depth?.rawValue ?? "")")
+            if o.splitSeconds != nil {
+                // Pieces are take-001.wav, take-002.wav, …: refuse if any such name exists.
+                try OutputPath.check(SplitNaming.path(path, piece: 1), force: o.force, option: "--record")
+                if let existing = SplitNaming.existingPieces(of: path).first, !o.force {
+                    throw UsageError("--record \(path) --split: \(existing) exists (use --force to overwrite the pieces)")
+                }
+            } else {
+                try OutputPath.check(path, force: o.force, option: "--record")
             }
-            try OutputPath.check(path, force: o.force, option: "--record")
-            formatWord = word
+            recordFormat = format
         }
         if let path = o.levelsPath, path != "-" {
             try OutputPath.check(path, force: o.force, option: "--levels")
@@ -122,6 +138,23 @@ public enum RunCommand {
             }
             try OutputPath.check(path, force: o.force, option: "--plot")
         }
-        return formatWord
+        return recordFormat
+    }
+
+    /// The recording's files, now that the server's rate and the channels are known.
+    static func recordingSpec(_ o: RunOptions, path: String, format: SoundFormat, channels: Int,
+                              serverRate: Int) throws(UsageError) -> RecordingSpec {
+        let rate = o.fileRate ?? serverRate
+        let split = try usage { () throws(FileChoiceError) -> Int64? in
+            try FileChoice.checkRate(rate, format: format, given: o.fileRate != nil)
+            return try o.splitSeconds.map { seconds throws(FileChoiceError) in try FileChoice.splitFrames(seconds, rate: rate) }
+        }
+        return RecordingSpec(path: path, format: format, depth: o.depth, channels: channels, inputRate: serverRate,
+                             fileRate: rate, dither: o.dither, splitFrames: split)
+    }
+
+    /// A file check's failure as a usage error (exit code 2).
+    private static func usage<T>(_ check: () throws(FileChoiceError) -> T) throws(UsageError) -> T {
+        do throws(FileChoiceError) { return try check() } catch { throw UsageError(error.message) }
     }
 }

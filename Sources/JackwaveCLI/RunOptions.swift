@@ -13,6 +13,18 @@ public struct RunOptions: Equatable, Sendable {
     public var depth: SampleDepth?
     public var force = false
     public var bufferSeconds: Double = 10
+    /// The file's sample rate (`--rate`), nil for the server's.
+    public var fileRate: Int?
+    /// The container (`--format`), nil to choose by the path's extension.
+    public var format: SoundFormat?
+    /// TPDF dither when rounding to 16 or 24 bits (`--no-dither` clears it).
+    public var dither = true
+    /// A new file every this many seconds (`--split`), nil for one file.
+    public var splitSeconds: Double?
+    /// Print the wall-clock time of the first frame at the start (`--print-start`).
+    public var printStart = false
+    /// List the formats this machine writes and exit (`--formats`).
+    public var listFormats = false
 
     // JACK
     public var clientName = "jackwave"

@@ -6,6 +6,9 @@ public enum RunOptionsParser {
     /// Channel and output counts above this are refused: JACK itself tops out near here,
     /// and a typo (`-c 20000`) should fail fast rather than allocate a huge ring.
     public static let maximumPorts = 1024
+    /// `--rate` bounds: below 1 kHz is no audio rate anyone records at (a typo for kHz),
+    /// and 768 kHz is the highest rate JACK and libsndfile's formats are used at.
+    public static let rateRange = 1000...768_000
 
     /// The options, or the first thing wrong with them.
     public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
@@ -24,6 +27,17 @@ public enum RunOptionsParser {
                     throw UsageError("--bits must be 16, 24, 32 or float, not '\(v)'")
                 }
                 o.depth = depth
+            case "--rate": o.fileRate = try s.integer(in: rateRange)
+            case "--format":
+                let v = try s.value()
+                guard let f = SoundFormat.named(v) else {
+                    throw UsageError("--format must be one of \(SoundFormat.all.map(\.name).joined(separator: ", ")), not '\(v)'")
+                }
+                o.format = f
+            case "--no-dither": try s.noValue(); o.dither = false
+            case "--split": o.splitSeconds = try positive(s.number(in: 0...(7 * 24 * 3600), what: "seconds"), option)
+            case "--print-start": try s.noValue(); o.printStart = true
+            case "--formats": try s.noValue(); o.listFormats = true
             case "-n", "--name": o.clientName = try nonEmpty(s.value(), option)
             case "-s", "--server": o.server = try nonEmpty(s.value(), option)
             case "--force": try s.noValue(); o.force = true
@@ -49,6 +63,7 @@ public enum RunOptionsParser {
                 throw UsageError("unexpected argument '\(option)' (see jackwave --help)")
             }
         }
+        if o.listFormats { return o }
         try checkCombinations(o)
         return o
     }
@@ -78,6 +93,11 @@ public enum RunOptionsParser {
         if o.manual && !o.toPatterns.isEmpty { throw UsageError("--manual and --to exclude each other") }
         if !o.records && o.depth != nil { throw UsageError("--bits needs --record") }
         if !o.records && o.plotPath != nil { throw UsageError("--plot needs --record") }
+        if !o.records && o.fileRate != nil { throw UsageError("--rate needs --record") }
+        if !o.records && o.format != nil { throw UsageError("--format needs --record") }
+        if !o.records && !o.dither { throw UsageError("--no-dither needs --record") }
+        if !o.records && o.splitSeconds != nil { throw UsageError("--split needs --record") }
+        if o.splitSeconds != nil && o.plotPath != nil { throw UsageError("--plot and --split exclude each other (plot a piece afterwards)") }
         if !o.playsTone && !o.toPatterns.isEmpty { throw UsageError("--to needs --tone") }
         if let path = o.recordPath, let levels = o.levelsPath, path == levels {
             throw UsageError("--record and --levels name the same file")

@@ -23,16 +23,18 @@ final class Session {
     let engine: RealtimeEngine
     let notifications: JackNotifications
     let writer: RecordingWriter?
-    let file: SoundFile?
+    let recording: RecordingPipeline?
+    /// Wall-clock time of frame 0, once the run has started.
+    private var startTime: WallClockTime?
     let plan: ConnectionPlan
     let levels: LevelPipeline?
 
     init(options o: RunOptions, client: JackClient, inputs: [OpaquePointer], outputs: [OpaquePointer],
-         sampleRate: Int, file: SoundFile?, plan: ConnectionPlan, levels: LevelPipeline?) {
+         sampleRate: Int, recording: RecordingPipeline?, plan: ConnectionPlan, levels: LevelPipeline?) {
         options = o
         self.client = client
         self.sampleRate = sampleRate
-        self.file = file
+        self.recording = recording
         self.plan = plan
         self.levels = levels
         let frameLimit = o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) }
@@ -44,13 +46,13 @@ final class Session {
         let levelBlocks = levels == nil ? 0 : 2 * sampleRate / 16
         let configuration = EngineConfiguration(
             inputs: inputs.count, outputs: outputs.count,
-            audioRingFrames: file == nil ? 0 : Int(o.bufferSeconds * Double(sampleRate)),
+            audioRingFrames: recording == nil ? 0 : Int(o.bufferSeconds * Double(sampleRate)),
             levelRingBlocks: levelBlocks, frameLimit: frameLimit, tone: tone)
         engine = RealtimeEngine(configuration: configuration, inputs: inputs, outputs: outputs,
                                 sampleRate: sampleRate, signals: signals)
         notifications = JackNotifications(client: client, signals: signals, messages: messages)
-        if let file, let ring = engine.audioRing {
-            writer = RecordingWriter(file: file, ring: ring, drops: engine.dropRing, messages: messages,
+        if let recording, let ring = engine.audioRing {
+            writer = RecordingWriter(pipeline: recording, ring: ring, drops: engine.dropRing, messages: messages,
                                      stallMicroseconds: Session.testStall())
         } else {
             writer = nil
@@ -73,8 +75,15 @@ final class Session {
         }
         for failure in plan.connect(client) { Console.say(failure) }
         for input in plan.unconnectedInputs { Console.say("\(input) is not connected: it records silence until you connect it") }
+        // Frame 0 is the first cycle that sees this store: the clock is read just before it.
+        // That cycle starts within a period, and its buffer was captured during the period
+        // before it, so the time is right to about one period (plus capture latency).
+        let start = WallClockTime.now()
+        startTime = start
+        writer?.setStart(start)
         // `.releasing`: the connections above happen before the first counted cycle.
         signals.started.store(true, ordering: .releasing)
+        if options.printStart { Console.say("first frame at \(start.iso8601)") }
 
         let ending = mainLoop()
         return finish(ending)
@@ -194,11 +203,16 @@ final class Session {
     private func summary() -> String {
         let xruns = signals.xruns.load(ordering: .relaxed)
         let dropped = signals.droppedFrames.load(ordering: .relaxed)
-        if let writer, let path = options.recordPath {
+        if let writer, let recording {
+            let spec = recording.files.spec
             let frames = writer.framesWritten.load(ordering: .relaxed)
-            let seconds = String(format: "%.3f", Double(frames) / Double(sampleRate))
-            var line = "recorded \(path): \(seconds) s, \(frames) frames, \(engine.configuration.inputs) channels, \(xruns) xruns, \(dropped) dropped frames"
+            let seconds = String(format: "%.3f", Double(frames) / Double(spec.fileRate))
+            let paths = recording.files.paths
+            let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)" : paths.first ?? spec.path
+            var line = "recorded \(names): \(seconds) s, \(frames) frames, \(engine.configuration.inputs) channels, \(xruns) xruns, \(dropped) dropped frames"
+            if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
             if let tone = options.toneFrequency { line += ", tone \(format(tone)) Hz" }
+            if options.printStart, let startTime { line += ", first frame at \(startTime.iso8601)" }
             return line
         }
         let frames = signals.streamFrames.load(ordering: .relaxed)

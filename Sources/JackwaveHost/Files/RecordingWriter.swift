@@ -2,12 +2,14 @@ import Foundation
 import JackwaveDSP
 import Synchronization
 
-/// The non-realtime thread that drains the audio ring into a sound file.
+/// The non-realtime thread that drains the audio ring into the recording's files.
 ///
-/// It writes straight from the ring's regions (no copy), fills announced gaps with
-/// silence so the file's timeline stays true to wall time, and brings the file's header up
-/// to date every `headerInterval` so that a reader after a crash or SIGKILL finds the audio.
-/// It never spins: with nothing to write it sleeps `pollInterval`.
+/// It hands the ring's regions to the pipeline (which writes them without a copy unless it
+/// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
+/// file's timeline stays true to wall time, and brings the file's header up to date every
+/// `headerInterval` so that a reader after a crash or SIGKILL finds the audio. At the end it
+/// flushes the pipeline (the resampler's tail). It never spins: with nothing to write it
+/// sleeps `pollInterval`.
 public final class RecordingWriter: @unchecked Sendable {
     /// How the writer should end.
     public enum Stop: Int, Sendable {
@@ -20,7 +22,7 @@ public final class RecordingWriter: @unchecked Sendable {
     /// Header refresh period: the most audio a crash can hide from readers.
     public static let headerInterval: Double = 0.5
 
-    let file: SoundFile
+    let pipeline: RecordingPipeline
     let ring: SPSCRing<Float>
     let drops: SPSCRing<DropEvent>
     let messages: MessageQueue
@@ -30,8 +32,11 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Written by `finish`, read by the writer thread each pass (relaxed: a lone value).
     let stop = Atomic<Int>(Stop.running.rawValue)
-    /// Frames in the file, silence included. Written by the writer thread only.
+    /// Frames in the files (at the file rate), silence included. Written by the writer
+    /// thread only.
     public let framesWritten = Atomic<Int>(0)
+    /// The server's rate: drop events are placed and reported on its timeline.
+    let inputRate: Int
     /// Set when a write failed; the message is in `failure`.
     public let failed = Atomic<Bool>(false)
     private let failureText = Mutex<String?>(nil)
@@ -42,18 +47,23 @@ public final class RecordingWriter: @unchecked Sendable {
     let stallMicroseconds: UInt32
     static let stalledPassFrames = 4096
 
-    /// A writer for `file`, fed by `ring` (width = the file's channels) and `drops`.
-    public init(file: SoundFile, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
+    /// A writer for `pipeline`'s files, fed by `ring` (width = the files' channels) and `drops`.
+    public init(pipeline: RecordingPipeline, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
                 stallMicroseconds: UInt32 = 0) {
-        self.file = file
+        self.pipeline = pipeline
         self.ring = ring
         self.drops = drops
         self.messages = messages
-        self.channels = file.channels
+        self.channels = pipeline.files.spec.channels
+        self.inputRate = pipeline.files.spec.inputRate
         self.stallMicroseconds = stallMicroseconds
-        zeros = .allocate(capacity: Self.zeroFrames * file.channels)
-        zeros.initialize(repeating: 0, count: Self.zeroFrames * file.channels)
+        zeros = .allocate(capacity: Self.zeroFrames * channels)
+        zeros.initialize(repeating: 0, count: Self.zeroFrames * channels)
     }
+
+    /// Records the wall-clock time of the run's frame 0 (for the files' `bext` chunks).
+    /// Call before the run starts.
+    public func setStart(_ time: WallClockTime) { pipeline.files.setStart(time) }
 
     deinit { zeros.deallocate() }
 
@@ -96,12 +106,16 @@ public final class RecordingWriter: @unchecked Sendable {
             if failed.load(ordering: .relaxed) { break }
             if mode == Stop.drainThenStop.rawValue && !progressed { break }
             if Date().timeIntervalSince(lastHeader) >= Self.headerInterval {
-                file.updateHeader()
+                pipeline.files.updateHeader()
                 lastHeader = Date()
             }
             if !progressed { usleep(Self.pollInterval) }
         }
-        file.close()
+        // After a failure the files are closed as they are; otherwise the resampler's tail
+        // is flushed first, and the length made exact.
+        if !failed.load(ordering: .relaxed) && !pipeline.finish() { recordFailure() }
+        pipeline.files.close()
+        framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
     }
 
     /// Writes what is available now; returns whether anything was written.
@@ -111,7 +125,7 @@ public final class RecordingWriter: @unchecked Sendable {
             // Read the next gap before the audio count: the callback publishes a gap only
             // after the audio before it, so the audio up to the gap is then visible too.
             let gap = drops.readableRegions(upTo: 1)
-            let position = Int64(framesWritten.load(ordering: .relaxed))
+            let position = pipeline.inputFrames
             if gap.count == 1 {
                 let event = gap.first.pointee
                 if event.atFrame > position {
@@ -120,7 +134,7 @@ public final class RecordingWriter: @unchecked Sendable {
                 } else {
                     writeSilence(frames: event.count)
                     drops.commitRead(1)
-                    let seconds = Double(event.atFrame) / Double(file.sampleRate)
+                    let seconds = Double(event.atFrame) / Double(inputRate)
                     messages.post(String(format: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
                                          event.count, seconds))
                 }
@@ -153,16 +167,17 @@ public final class RecordingWriter: @unchecked Sendable {
         }
     }
 
-    /// One `sf_writef_float`, with the failure recorded once.
+    /// Hands frames to the pipeline, with the failure recorded once.
     private func put(_ frames: UnsafePointer<Float>, frames count: Int) -> Bool {
-        let n = file.write(frames, count: count)
-        framesWritten.add(n, ordering: .relaxed)
-        if n < count {
-            let reason = file.lastError
-            failureText.withLock { $0 = "\(file.path): write failed: \(reason)" }
-            failed.store(true, ordering: .relaxed)
-            return false
-        }
-        return true
+        let ok = pipeline.push(frames, count: count)
+        framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
+        if !ok { recordFailure() }
+        return ok
+    }
+
+    private func recordFailure() {
+        let message = pipeline.failure ?? "write failed"
+        failureText.withLock { $0 = message }
+        failed.store(true, ordering: .relaxed)
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The names of a split recording's pieces: `take.wav` → `take-001.wav`, `take-002.wav`, …
+/// (three digits, more past 999).
+public enum SplitNaming {
+    /// The path of piece `number` (from 1) of a recording asked for as `base`.
+    public static func path(_ base: String, piece number: Int) -> String {
+        let (stem, ext) = split(base)
+        let digits = String(number)
+        let padded = String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+        return stem + "-" + padded + ext
+    }
+
+    /// Files that exist now and that a split recording of `base` could overwrite: every
+    /// `stem-NNN.ext` in its directory, whatever the number (the run's length is unknown).
+    public static func existingPieces(of base: String) -> [String] {
+        let (stem, ext) = split(base)
+        let directory = (stem as NSString).deletingLastPathComponent
+        let prefix = (stem as NSString).lastPathComponent + "-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        return names.filter { name in
+            guard name.hasPrefix(prefix), name.hasSuffix(ext) else { return false }
+            let number = name.dropFirst(prefix.count).dropLast(ext.count)
+            return number.count >= 3 && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
+        }.sorted().map { directory.isEmpty ? $0 : directory + "/" + $0 }
+    }
+
+    /// `dir/take.wav` → (`dir/take`, `.wav`); no extension → (path, "").
+    private static func split(_ path: String) -> (stem: String, ext: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), dot != path.startIndex,
+              path[path.index(before: dot)] != "/" else { return (path, "") }
+        return (String(path[..<dot]), String(path[dot...]))
+    }
+}
