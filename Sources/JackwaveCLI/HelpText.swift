@@ -11,12 +11,22 @@ enum HelpText {
       jackwave levels FILE [--block N] [-o OUT]   a sound file's level stream, offline
 
     Recording:
-      --record FILE          .wav (default), .flac, .ogg, .w64, .rf64, .caf, .aiff
+      --record FILE          .wav (default), .flac, .ogg, .opus, .w64, .rf64, .caf, .aiff
+      --format NAME          wav, wavex, rf64, w64, flac, ogg, opus, caf or aiff, whatever
+                             the extension (jackwave --formats lists what this machine writes)
       -c, --channels N       input ports in_1 … in_N (default 2, or one per --port match)
       -p, --port PATTERN     source port(s) to connect, in order (name or glob; repeatable)
       --manual               connect nothing: wire the ports yourself (qjackctl)
       -d, --duration SEC     stop after exactly SEC × sample-rate frames
-      --bits 16|24|32|float  sample format (default float; FLAC 24)
+      --bits 16|24|32|float  sample format (default float; FLAC 24); 16 and 24 are
+                             rounded with TPDF dither
+      --no-dither            round 16/24-bit samples without dither
+      --rate HZ              write the file at HZ (1000–768000), converted from the server's
+                             rate in the writer thread (libsoxr, very high quality)
+      --split SEC            a new file every SEC seconds: FILE-001.wav, FILE-002.wav, …
+                             exact frame counts, nothing lost or repeated between them
+      --print-start          print the wall-clock time of the first frame (ISO 8601);
+                             WAV/RF64 files always carry it in a bext chunk
       --buffer SEC           ring buffer between JACK and the disk (default 10)
       --force                overwrite existing files
 
@@ -49,7 +59,7 @@ enum HelpText {
       -n, --name NAME        client name (default jackwave)
       -s, --server NAME      server (default $JACK_DEFAULT_SERVER, else the default)
 
-      --help, --version
+      --help, --version, --formats
 
     Ctrl-C stops cleanly (a tone fades out first); a second Ctrl-C stops at once, still
     leaving a valid file. Exit codes: 0 done, 1 runtime failure, 2 bad usage.
