@@ -1,0 +1,162 @@
+import Foundation
+import JackwaveHost
+import Testing
+@testable import JackwaveCLI
+
+/// Parsing and checking of the file options: `--rate`, `--format`, `--bits`, `--no-dither`,
+/// `--split`, `--print-start`, `--formats`. Every refusal is one line (exit code 2).
+@Suite("File options")
+struct FileOptionsTests {
+    func refusal(_ arguments: [String]) -> String? {
+        do throws(UsageError) {
+            _ = try RunOptionsParser.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("--rate takes a whole number of hertz for the file")
+    func rate() throws {
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--rate", "4096"]).fileRate == 4096)
+    }
+
+    @Test("--rate refuses rates below 1000 Hz, above 768000 Hz and fractions", arguments: ["999", "768001", "44.1", "0", "-48000", "fast"])
+    func badRate(value: String) {
+        let message = refusal(["--record", "x.wav", "--rate", value])
+        #expect(message?.hasPrefix("--rate") == true, "\(String(describing: message))")
+    }
+
+    @Test("--format takes every name jackwave knows", arguments: ["wav", "wavex", "rf64", "w64", "flac", "ogg", "opus", "caf", "aiff"])
+    func formatNames(name: String) throws {
+        #expect(try RunOptionsParser.parse(["--record", "x.snd", "--format", name]).format?.name == name)
+    }
+
+    @Test("an unknown --format is refused with the list of names")
+    func unknownFormat() {
+        #expect(refusal(["--record", "x.wav", "--format", "mp3"])
+                == "--format must be one of wav, wavex, rf64, w64, flac, ogg, opus, caf, aiff, not 'mp3'")
+    }
+
+    @Test("--no-dither turns dither off, and dither is on by default")
+    func noDither() throws {
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--bits", "16"]).dither)
+        #expect(try !RunOptionsParser.parse(["--record", "x.wav", "--bits", "16", "--no-dither"]).dither)
+    }
+
+    @Test("--no-dither is accepted with any depth, a no-op where nothing is rounded")
+    func noDitherWithFloat() throws {
+        #expect(try !RunOptionsParser.parse(["--record", "x.wav", "--bits", "float", "--no-dither"]).dither)
+        #expect(try !RunOptionsParser.parse(["--record", "x.flac", "--no-dither"]).dither)
+    }
+
+    @Test("--no-dither takes no value")
+    func noDitherValue() {
+        #expect(refusal(["--record", "x.wav", "--no-dither=yes"]) == "--no-dither takes no value")
+    }
+
+    @Test("--split takes positive seconds", arguments: ["0", "-1", "abc", "700000"])
+    func badSplit(value: String) {
+        let message = refusal(["--record", "x.wav", "--split", value])
+        #expect(message?.hasPrefix("--split") == true, "\(String(describing: message))")
+    }
+
+    @Test("--split accepts fractions of a second")
+    func split() throws {
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--split", "0.25"]).splitSeconds == 0.25)
+    }
+
+    @Test("file options need --record", arguments: [["--rate", "4096"], ["--format", "wav"], ["--no-dither"], ["--split", "5"]])
+    func needRecord(options: [String]) {
+        #expect(refusal(options) == "\(options[0]) needs --record")
+    }
+
+    @Test("--split and --plot exclude each other")
+    func splitPlot() {
+        #expect(refusal(["--record", "x.wav", "--split", "5", "--plot", "x.png"])?.contains("exclude each other") == true)
+    }
+
+    @Test("--print-start is accepted with or without a recording")
+    func printStart() throws {
+        #expect(try RunOptionsParser.parse(["--print-start"]).printStart)
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--print-start"]).printStart)
+    }
+
+    @Test("--formats asks for the list")
+    func formats() throws {
+        #expect(try RunOptionsParser.parse(["--formats"]).listFormats)
+    }
+
+    @Test("--format overrides the extension it agrees with, or a path with an unknown one")
+    func formatAndExtension() throws {
+        #expect(try FileChoice.format(for: "x.wav", named: SoundFormat.named("wavex"), depth: nil, rate: nil).name == "wavex")
+        #expect(try FileChoice.format(for: "x.wav", named: SoundFormat.named("rf64"), depth: nil, rate: nil).name == "rf64")
+        #expect(try FileChoice.format(for: "x.dat", named: SoundFormat.named("flac"), depth: nil, rate: nil).name == "flac")
+        #expect(try FileChoice.format(for: "take", named: SoundFormat.named("caf"), depth: nil, rate: nil).name == "caf")
+    }
+
+    @Test("--format that contradicts the extension is refused")
+    func formatContradictsExtension() {
+        #expect(throws: FileChoiceError("--record x.flac: --format wav does not write .flac files (that is flac)")) {
+            try FileChoice.format(for: "x.flac", named: SoundFormat.named("wav"), depth: nil, rate: nil)
+        }
+    }
+
+    @Test("an unknown extension without --format is refused and names the extensions")
+    func unknownExtension() {
+        #expect(throws: FileChoiceError.self) { try FileChoice.format(for: "x.mp3", named: nil, depth: nil, rate: nil) }
+    }
+
+    @Test("extensions choose formats: .wav is wav (RF64 with downgrade), .rf64 is rf64, .opus is opus")
+    func byExtension() throws {
+        #expect(try FileChoice.format(for: "a/b.WAV", named: nil, depth: nil, rate: nil).name == "wav")
+        #expect(try FileChoice.format(for: "b.rf64", named: nil, depth: nil, rate: nil).name == "rf64")
+        #expect(try FileChoice.format(for: "b.opus", named: nil, depth: nil, rate: nil).name == "opus")
+        #expect(try FileChoice.format(for: "b.aif", named: nil, depth: nil, rate: nil).name == "aiff")
+    }
+
+    @Test("depths a format cannot hold are refused", arguments: [("x.flac", SampleDepth.float), ("x.flac", .int32), ("x.ogg", .int16), ("x.opus", .int24)])
+    func depthRefused(path: String, depth: SampleDepth) {
+        #expect(throws: FileChoiceError.self) { try FileChoice.format(for: path, named: nil, depth: depth, rate: nil) }
+    }
+
+    @Test("Opus takes only its five rates")
+    func opusRates() throws {
+        #expect(throws: FileChoiceError.self) { try FileChoice.format(for: "x.opus", named: nil, depth: nil, rate: 44100) }
+        #expect(try FileChoice.format(for: "x.opus", named: nil, depth: nil, rate: 16000).name == "opus")
+        #expect(throws: FileChoiceError("opus files are 8000, 12000, 16000, 24000, 48000 Hz only and the server runs at 44100 Hz: add --rate 48000")) {
+            try FileChoice.checkRate(44100, format: SoundFormat.named("opus")!, given: false)
+        }
+    }
+
+    @Test("a split piece is round(seconds × rate) frames, and at least one")
+    func splitFrames() throws {
+        #expect(try FileChoice.splitFrames(0.3, rate: 48000) == 14400)
+        #expect(try FileChoice.splitFrames(1.00001, rate: 4096) == 4096)
+        #expect(throws: FileChoiceError.self) { try FileChoice.splitFrames(0.0001, rate: 4096) }
+    }
+
+    @Test("split pieces are numbered with three digits, then more")
+    func pieceNames() {
+        #expect(SplitNaming.path("take.wav", piece: 1) == "take-001.wav")
+        #expect(SplitNaming.path("dir.x/take.flac", piece: 42) == "dir.x/take-042.flac")
+        #expect(SplitNaming.path("take", piece: 1000) == "take-1000")
+    }
+
+    @Test("a split recording is refused without --force when any numbered piece exists")
+    func existingPieceRefused() throws {
+        let dir = NSTemporaryDirectory() + "jackwave-fileopts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data().write(to: URL(fileURLWithPath: dir + "/take-017.wav"))
+        try Data().write(to: URL(fileURLWithPath: dir + "/take-x01.wav"))
+        #expect(SplitNaming.existingPieces(of: dir + "/take.wav") == [dir + "/take-017.wav"])
+        let o = try RunOptionsParser.parse(["--record", dir + "/take.wav", "--split", "1"])
+        #expect(throws: UsageError("--record \(dir)/take.wav --split: \(dir)/take-017.wav exists (use --force to overwrite the pieces)")) {
+            try RunCommand.checkOutputs(o)
+        }
+        var forced = o
+        forced.force = true
+        #expect(try RunCommand.checkOutputs(forced)?.name == "wav")
+    }
+}
