@@ -102,6 +102,7 @@ struct RecordEndToEndTests {
         usleep(1_000_000)
         let killedAt = Date()
         own.crash()
+        defer { own.reclaimAfterCrash() }
         let out = run.finish(timeout: 10)
         #expect(out.status == 1, "\(out.stderr)")
         #expect(Date().timeIntervalSince(killedAt) < 3)

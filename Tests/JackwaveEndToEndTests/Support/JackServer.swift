@@ -39,6 +39,17 @@ final class JackServer: @unchecked Sendable {
         _ = process.finish(timeout: 5)
     }
 
+    /// Frees the slot a crashed server leaves in JACK's shared server list (at most 8
+    /// servers are listed, and a killed one stays listed): JACK reclaims a dead entry when
+    /// a server of the same name starts, so start one and stop it cleanly.
+    func reclaimAfterCrash() {
+        guard let again = try? Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-C", "0", "-P", "0"], server: nil) else { return }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, (try? Run.tool("/usr/bin/jack_lsp", [], server: name).status) != 0 { usleep(50_000) }
+        again.signal(SIGTERM)
+        _ = again.finish(timeout: 5)
+    }
+
     deinit { stop() }
 }
 
