@@ -48,6 +48,7 @@ final class Session {
             inputs: inputs.count, outputs: outputs.count,
             audioRingFrames: recording == nil ? 0 : Int(o.bufferSeconds * Double(sampleRate)),
             levelRingBlocks: levelBlocks, frameLimit: frameLimit, tone: tone)
+        RealtimeEngine.warmUp(like: configuration, sampleRate: sampleRate)
         engine = RealtimeEngine(configuration: configuration, inputs: inputs, outputs: outputs,
                                 sampleRate: sampleRate, signals: signals)
         notifications = JackNotifications(client: client, signals: signals, messages: messages)
