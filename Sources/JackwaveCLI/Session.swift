@@ -150,6 +150,7 @@ final class Session {
     /// Stops JACK, drains the rings, closes the files and prints the summary.
     private func finish(_ ending: Ending) -> Int32 {
         let serverAlive = ending != .serverGone
+        notifications.quiet(reportingQueued: serverAlive)
         if serverAlive { client.deactivate() }
         engine.publishPendingDrop()
         levels?.drainAndClose(engine)
@@ -225,6 +226,7 @@ final class Session {
     }
 
     private func flushMessages() {
+        if !notifications.isQuiet && !signals.serverGone.load(ordering: .relaxed) { notifications.reportConnections() }
         for line in messages.drain() { levels?.printAboveMeter("jackwave: \(line)") ?? Console.say(line) }
     }
 

@@ -68,6 +68,10 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let levelRing: SPSCRing<PeakRecord>?
     /// Gaps in the audio, for the writer to fill with silence.
     public let dropRing: SPSCRing<DropEvent>
+    /// The rings as unretained references for the callback: binding an `Optional` class
+    /// reference retains and releases it (two atomic operations per ring per cycle).
+    let audioRingRef: Unmanaged<SPSCRing<Float>>?
+    let levelRingRef: Unmanaged<SPSCRing<PeakRecord>>?
     let inputPorts: UnsafeMutablePointer<OpaquePointer>
     let outputPorts: UnsafeMutablePointer<OpaquePointer>
     /// This cycle's port buffers, gathered before the block is processed.
@@ -95,6 +99,8 @@ public final class RealtimeEngine: @unchecked Sendable {
             ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs, zero: .zero)
             : nil
         dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1, zero: .zero)
+        audioRingRef = audioRing.map { Unmanaged.passUnretained($0) }
+        levelRingRef = levelRing.map { Unmanaged.passUnretained($0) }
         inputPorts = .allocate(capacity: max(1, inputs.count))
         outputPorts = .allocate(capacity: max(1, outputs.count))
         inputBuffers = .allocate(capacity: max(1, configuration.inputs))
@@ -232,8 +238,12 @@ public final class RealtimeEngine: @unchecked Sendable {
         let counted = Int(max(0, min(Int64(n), s.pointee.frameLimit - start)))
 
         if counted > 0 && configuration.inputs > 0 {
-            if let levelRing { pushPeaks(levelRing, startFrame: start, frames: counted) }
-            if let audioRing { pushAudio(audioRing, startFrame: start, frames: counted) }
+            if let levelRingRef {
+                levelRingRef._withUnsafeGuaranteedRef { pushPeaks($0, startFrame: start, frames: counted) }
+            }
+            if let audioRingRef {
+                audioRingRef._withUnsafeGuaranteedRef { pushAudio($0, startFrame: start, frames: counted) }
+            }
         }
         if configuration.outputs > 0 { playTone(frames: n) }
 
