@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// A lock-free single-producer/single-consumer ring of fixed-width slots.
@@ -26,32 +27,34 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// slot happen before the producer, loading with `.acquiring`, overwrites it.
     @usableFromInline let readIndex = Atomic<Int>(0)
 
-    /// Creates a ring that holds at least `minimumCapacity` slots of `width` elements.
-    /// The storage is allocated, zeroed and so touched here, never later: page faults
-    /// belong to setup, not to the realtime thread.
-    public init(minimumCapacity: Int, width: Int, zero: Element) {
+    /// Creates a ring that holds at least `minimumCapacity` slots of `width` elements, every
+    /// element all-zero bits (0 for `Float`, `PeakRecord.zero`, `DropEvent.zero`).
+    ///
+    /// The storage is an anonymous mapping, populated at once (`MAP_POPULATE`: the kernel
+    /// supplies zeroed pages now, so no page fault waits for the realtime thread, and no
+    /// pass over tens of megabytes is needed to touch them) and locked in memory where the
+    /// limits allow (`mlock`; without the privilege a ring can still be paged out under
+    /// memory pressure, as in any unprivileged audio program).
+    public init(minimumCapacity: Int, width: Int) {
         precondition(width > 0 && minimumCapacity > 0)
         var cap = 1
         while cap < minimumCapacity { cap <<= 1 }
         self.width = width
         self.capacity = cap
         self.mask = cap - 1
-        self.storage = .allocate(capacity: cap * width)
-        // One slot element by element, then doubling byte copies: a handful of memcpy calls
-        // instead of one unspecialized generic store per element (tens of millions for a
-        // 10 s, 64-channel ring), and every page is still touched here, before realtime.
-        let total = cap * width
-        storage.initialize(repeating: zero, count: width)
-        var filled = width
-        while filled < total {
-            let n = min(filled, total - filled)
-            UnsafeMutableRawPointer(storage + filled)
-                .copyMemory(from: storage, byteCount: n * MemoryLayout<Element>.stride)
-            filled += n
+        byteCount = cap * width * MemoryLayout<Element>.stride
+        guard let mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+              mapping != UnsafeMutableRawPointer(bitPattern: -1) else {
+            fatalError("SPSCRing: cannot map \(byteCount) bytes")
         }
+        _ = mlock(mapping, byteCount)
+        storage = mapping.bindMemory(to: Element.self, capacity: cap * width)
     }
 
-    deinit { storage.deallocate() }
+    /// Bytes mapped for `storage`.
+    let byteCount: Int
+
+    deinit { munmap(storage, byteCount) }
 
     /// Slots the producer may write now. Producer thread only.
     @inlinable @inline(__always)
@@ -64,6 +67,12 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable @inline(__always)
     public var readableCount: Int {
         writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
+    }
+
+    /// Slots filled now, as seen from any thread (a display figure: by the time it is
+    /// used either side may have moved on).
+    public var approximateFill: Int {
+        max(0, writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .relaxed))
     }
 
     /// Up to `count` free slots as at most two contiguous regions (the second starts at

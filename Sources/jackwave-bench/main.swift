@@ -155,8 +155,8 @@ func timeEngine(_ work: Work, buffers b: Buffers, options o: Options) -> Double 
     signals.started.store(true, ordering: .releasing)
     // The harness must not add reference counting of its own to what it times: optional
     // bindings of the rings would retain and release them on every call.
-    let spareAudio = SPSCRing<Float>(minimumCapacity: 1, width: 1, zero: 0)
-    let spareLevels = SPSCRing<PeakRecord>(minimumCapacity: 1, width: 1, zero: .zero)
+    let spareAudio = SPSCRing<Float>(minimumCapacity: 1, width: 1)
+    let spareLevels = SPSCRing<PeakRecord>(minimumCapacity: 1, width: 1)
     let drainsAudio = engine.audioRing != nil, drainsLevels = engine.levelRing != nil
     unowned(unsafe) let audio = engine.audioRing ?? spareAudio
     unowned(unsafe) let levels = engine.levelRing ?? spareLevels

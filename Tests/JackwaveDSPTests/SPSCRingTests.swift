@@ -49,14 +49,14 @@ struct SPSCRingTests {
     @Test("capacity rounds the requested slot count up to a power of two",
           arguments: [(1, 1), (2, 2), (3, 4), (5, 8), (8, 8), (9, 16), (1000, 1024), (1024, 1024)])
     func capacityRoundsUp(requested: Int, expected: Int) {
-        let ring = SPSCRing<Int>(minimumCapacity: requested, width: 3, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: requested, width: 3)
         #expect(ring.capacity == expected)
         #expect(ring.writableCount == expected)
     }
 
     @Test("a new ring is empty: nothing readable, and a read returns no slots")
     func newRingIsEmpty() {
-        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1)
         #expect(ring.readableCount == 0)
         #expect(ring.readableRegions().count == 0)
         #expect(take(ring, slots: 4).isEmpty)
@@ -64,7 +64,7 @@ struct SPSCRingTests {
 
     @Test("a full ring refuses a further write whole and keeps its contents")
     func fullRingRefusesWrites() {
-        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1)
         #expect(put(ring, Array(0..<8)))
         #expect(ring.writableCount == 0)
         #expect(ring.readableCount == 8)
@@ -76,7 +76,7 @@ struct SPSCRingTests {
 
     @Test("a write that does not fit entirely writes nothing")
     func partialWriteIsRefused() {
-        let ring = SPSCRing<Int>(minimumCapacity: 4, width: 2, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 4, width: 2)
         #expect(put(ring, [1, 2, 3, 4, 5, 6]))
         #expect(!put(ring, [7, 8, 9, 10])) // two slots, one free
         #expect(ring.readableCount == 3)
@@ -85,7 +85,7 @@ struct SPSCRingTests {
 
     @Test("writing or reading zero slots through empty buffers does nothing")
     func emptyTransfers() {
-        let ring = SPSCRing<Int>(minimumCapacity: 4, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 4, width: 1)
         #expect(ring.write(UnsafeBufferPointer(start: nil, count: 0)))
         #expect(ring.readableCount == 0)
         #expect(put(ring, [5]))
@@ -95,7 +95,7 @@ struct SPSCRingTests {
 
     @Test("data written across the end of storage comes back in order (wrap-around)")
     func wrapAround() {
-        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1)
         var next = 0
         // Many laps with a stride that is coprime to the capacity: every wrap position.
         for lap in 0..<50 {
@@ -110,7 +110,7 @@ struct SPSCRingTests {
 
     @Test("regions at the wrap are two: the tail of storage, then its start")
     func bulkRegionsSplitAtTheWrap() {
-        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1)
         #expect(put(ring, Array(0..<5)))
         #expect(take(ring, slots: 5) == Array(0..<5))
         // Positions 5, 6, 7 then 0, 1, 2.
@@ -129,7 +129,7 @@ struct SPSCRingTests {
 
     @Test("regions never exceed what is free or filled, and one region when no wrap")
     func regionsAreBounded() {
-        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 8, width: 1)
         #expect(ring.writableRegions(upTo: 100).count == 8)
         #expect(ring.writableRegions(upTo: 100).secondCount == 0)
         #expect(put(ring, [1, 2, 3]))
@@ -141,7 +141,7 @@ struct SPSCRingTests {
     @Test("slots wider than one element never straddle the end of storage")
     func wideSlotsNeverStraddle() {
         let width = 3
-        let ring = SPSCRing<Int>(minimumCapacity: 4, width: width, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 4, width: width)
         var next = 0
         for lap in 0..<40 {
             let slots = 1 + lap % 4
@@ -168,7 +168,7 @@ struct SPSCRingTests {
     @Test("two threads move ten million elements through a small ring, each once and in order")
     func twoThreadStress() {
         let total = 10_000_000
-        let ring = SPSCRing<Int>(minimumCapacity: 64, width: 1, zero: 0)
+        let ring = SPSCRing<Int>(minimumCapacity: 64, width: 1)
         nonisolated(unsafe) var received = 0
         nonisolated(unsafe) var firstBad: (index: Int, value: Int)? = nil
 

@@ -93,12 +93,12 @@ public final class RealtimeEngine: @unchecked Sendable {
         self.configuration = configuration
         self.signals = signals
         audioRing = configuration.audioRingFrames > 0
-            ? SPSCRing(minimumCapacity: configuration.audioRingFrames, width: max(1, configuration.inputs), zero: 0)
+            ? SPSCRing(minimumCapacity: configuration.audioRingFrames, width: max(1, configuration.inputs))
             : nil
         levelRing = configuration.levelRingBlocks > 0 && configuration.inputs > 0
-            ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs, zero: .zero)
+            ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs)
             : nil
-        dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1, zero: .zero)
+        dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1)
         audioRingRef = audioRing.map { Unmanaged.passUnretained($0) }
         levelRingRef = levelRing.map { Unmanaged.passUnretained($0) }
         inputPorts = .allocate(capacity: max(1, inputs.count))
