@@ -36,7 +36,17 @@ public enum RunCommand {
             Console.error(error.message)
             return 1
         }
-        defer { client.close() }
+        let code = run(o, client: client, recordFormat: recordFormat)
+        if !client.close(timeout: 2) {
+            // Leave without running exit handlers: libjack's own could wait on the same lock.
+            Console.say("libjack did not close the client within 2 s; exiting anyway (the files are complete)")
+            _exit(code)
+        }
+        return code
+    }
+
+    /// Steps 2 to 4 with an open client, which the caller closes.
+    static func run(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?) -> Int32 {
         let sampleRate = client.sampleRate
         if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
             Console.error("--tone \(format(hz)) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\(format(Double(sampleRate) / 2)) Hz)")

@@ -1,4 +1,5 @@
 import CJack
+import Foundation
 
 /// A JACK client: the one place where jackwave calls libjack's client and port API.
 ///
@@ -27,6 +28,21 @@ public final class JackClient {
 
     /// `jack_client_close`.
     public func close() { _ = jack_client_close(handle) }
+
+    /// `jack_client_close` on a helper thread, waiting at most `timeout` seconds; false if
+    /// it had not returned by then. libjack 1.9.21 can deadlock inside it (seen when several
+    /// clients with hundreds of ports close at once: the main thread waits for a libjack lock
+    /// forever). Call it when nothing else is left to do: the files are final, and the server
+    /// drops a client whose process ends.
+    public func close(timeout: Double) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let handle = UncheckedSendable(self.handle)
+        Thread.detachNewThread {
+            _ = jack_client_close(handle.value)
+            done.signal()
+        }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
 
     /// `jack_get_sample_rate`.
     public var sampleRate: Int { Int(jack_get_sample_rate(handle)) }
@@ -158,4 +174,11 @@ public enum JackError: Error, Equatable {
         case .activationFailed: return "cannot activate the JACK client"
         }
     }
+}
+
+/// A value handed to another thread that Swift cannot prove safe to share (a C handle whose
+/// use the caller serializes).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
