@@ -121,7 +121,7 @@ final class Session {
                 }
             }
             if let failure = levels?.drain(engine) { return .levelsFailed(failure) }
-            levels?.tick(status: status(since: startTime))
+            if let levels { levels.tick(status: status(since: startTime)) }
             if signals.serverGone.load(ordering: .relaxed) { return .serverGone }
             if signals.sampleRateChanged.load(ordering: .relaxed) { return .sampleRateChanged }
             if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
@@ -166,7 +166,11 @@ final class Session {
                 }
                 flushMessages()
             }
-            if case .finished = ending, writer.failed.load(ordering: .relaxed) { code = 1 }
+        }
+        // A write that failed while draining, after the run had ended for another reason.
+        var lateWriteFailure: String?
+        if let writer, writer.failed.load(ordering: .relaxed) {
+            if case .writeFailed = ending {} else { lateWriteFailure = writer.failure ?? "write failed" }
         }
         flushMessages()
         switch ending {
@@ -175,6 +179,10 @@ final class Session {
         case let .writeFailed(message): Console.error("\(message); stopped, the file holds everything written before the error")
         case let .levelsFailed(message): Console.error(message)
         default: break
+        }
+        if let lateWriteFailure {
+            Console.error("\(lateWriteFailure); the file holds everything written before the error")
+            code = 1
         }
         if let message = levels?.failure, ending != .levelsFailed(message) {
             Console.error(message)
@@ -192,7 +200,7 @@ final class Session {
         let fileBytes = options.recordPath.flatMap {
             (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.int64Value
         }
-        let ringFill = engine.audioRing.map { Double($0.readableCount) / Double($0.capacity) }
+        let ringFill = engine.audioRing.map { Double($0.approximateFill) / Double($0.capacity) }
         return StatusSnapshot(
             elapsedSeconds: Date().timeIntervalSince(start), recordPath: options.recordPath, fileBytes: fileBytes,
             ringFill: ringFill, xruns: signals.xruns.load(ordering: .relaxed),
