@@ -10,19 +10,9 @@ struct FaultEndToEndTests {
 
     init() throws { server = try JackServer() }
 
-    func startSource(channels: Int) throws -> Run.Running {
-        let source = try Run.start(Tools.testSource, ["\(channels)", "src"], server: server.name)
-        let deadline = Date().addingTimeInterval(10)
-        while !source.stdoutSoFar.contains("ready") {
-            guard Date() < deadline, source.isRunning else { throw TestFailure("test source did not start") }
-            usleep(20_000)
-        }
-        return source
-    }
-
     @Test("a recorder killed with SIGKILL leaves a file holding all but the last half second")
     func sigkill() throws {
-        let source = try startSource(channels: 2)
+        let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/killed.wav"
         let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*"], server: server.name)
@@ -41,7 +31,7 @@ struct FaultEndToEndTests {
 
     @Test("a stalled writer drops whole frames, writes silence in their place and reports them")
     func stalledWriter() throws {
-        let source = try startSource(channels: 2)
+        let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/stalled.wav"
         // A 0.05 s ring and a writer that sleeps 0.3 s per pass must overflow.
@@ -90,18 +80,23 @@ struct FaultEndToEndTests {
         _ = try Recording(path)
     }
 
+    /// A write error ends the run with exit 1 and exactly one error line naming the file,
+    /// and the file keeps what fit (at least a quarter second).
+    func expectStoppedByWriteError(_ run: Run.Output, path: String) throws {
+        #expect(run.status == 1, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 1, "\(run.stderr)")
+        #expect(errors.first?.contains(path) == true)
+        #expect(try Recording(path).frames > 12000)
+    }
+
     @Test("a file size limit stops the recording with one message and exit 1, keeping what fit")
     func fileSizeLimit() throws {
         let path = dir + "/limited.wav"
         // 200 kB: about 0.5 s of stereo float at 48 kHz.
         let run = try Run.tool("/usr/bin/prlimit", ["--fsize=200000", Run.jackwave, "--record", path, "-d", "5"],
                                server: server.name)
-        #expect(run.status == 1, "\(run.stderr)")
-        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
-        #expect(errors.count == 1, "\(run.stderr)")
-        #expect(errors.first?.contains(path) == true)
-        let rec = try Recording(path)
-        #expect(rec.frames > 12000)
+        try expectStoppedByWriteError(run, path: path)
     }
 
     @Test("a full filesystem stops the recording with one message and exit 1, keeping what fit")
@@ -113,17 +108,12 @@ struct FaultEndToEndTests {
         defer { _ = try? Run.tool("/bin/umount", [mountPoint], server: nil) }
         let path = mountPoint + "/full.wav"
         let run = try Run.jackwave(["--record", path, "-d", "5"], server: server.name)
-        #expect(run.status == 1, "\(run.stderr)")
-        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
-        #expect(errors.count == 1, "\(run.stderr)")
-        #expect(errors.first?.contains(path) == true)
-        let rec = try Recording(path)
-        #expect(rec.frames > 12000)
+        try expectStoppedByWriteError(run, path: path)
     }
 
     @Test("a period change during a recording loses and repeats no frame")
     func bufferSizeChange() throws {
-        let source = try startSource(channels: 2)
+        let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/resized.wav"
         let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "-d", "3"], server: server.name)

@@ -12,16 +12,6 @@ struct FilesEndToEndTests {
 
     init() throws { server = try JackServer() }
 
-    func startSource(channels: Int) throws -> Run.Running {
-        let source = try Run.start(Tools.testSource, ["\(channels)", "src"], server: server.name)
-        let deadline = Date().addingTimeInterval(10)
-        while !source.stdoutSoFar.contains("ready") {
-            guard Date() < deadline, source.isRunning else { throw TestFailure("test source did not start: \(source.stderrSoFar)") }
-            usleep(20_000)
-        }
-        return source
-    }
-
     /// Records jackwave's own tone on one channel; the run must succeed.
     func recordTone(_ path: String, _ arguments: [String]) throws -> Run.Output {
         let run = try Run.jackwave(["--record", path, "--port", "jackwave:out_1", "--channels", "1", "--outputs", "1"] + arguments,
@@ -110,7 +100,7 @@ struct FilesEndToEndTests {
 
     @Test("every lossless format round-trips through libsndfile sample for sample")
     func formatsRoundTrip() throws {
-        let source = try startSource(channels: 2)
+        let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         for (name, ext, options, container) in Self.formats {
             let path = dir + "/round-trip-\(name.replacingOccurrences(of: " ", with: "-")).\(ext)"
@@ -140,7 +130,7 @@ struct FilesEndToEndTests {
 
     @Test("--split pieces concatenate to the uninterrupted pattern, each exactly round(N × rate) frames")
     func splitIsSampleExact() throws {
-        let source = try startSource(channels: 2)
+        let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/take.wav"
         let run = try Run.jackwave(["--record", path, "-p", "src:out_*", "-d", "1", "--split", "0.3"], server: server.name)

@@ -55,3 +55,17 @@ enum Tools {
         URL(fileURLWithPath: Run.jackwave).deletingLastPathComponent().appendingPathComponent("jackwave-testsource").path
     }
 }
+
+extension JackServer {
+    /// Starts `jackwave-testsource` with `channels` ports under client `name` on this server
+    /// and waits until it is active (it prints "ready").
+    func startTestSource(channels: Int, name: String = "src") throws -> Run.Running {
+        let source = try Run.start(Tools.testSource, ["\(channels)", name], server: self.name)
+        let deadline = Date().addingTimeInterval(10)
+        while !source.stdoutSoFar.contains("ready") {
+            guard Date() < deadline, source.isRunning else { throw TestFailure("test source did not start: \(source.stderrSoFar)") }
+            usleep(20_000)
+        }
+        return source
+    }
+}
