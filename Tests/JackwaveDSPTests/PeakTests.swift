@@ -12,18 +12,6 @@ private func simdPeak(_ x: [Float]) -> Float {
     x.withUnsafeBufferPointer { Peak.of($0.baseAddress ?? UnsafePointer(bitPattern: 16)!, count: $0.count) }
 }
 
-/// A small deterministic generator (SplitMix64), so a failure reproduces exactly.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private let lengths = [0, 1, 7, 8, 15, 16, 17, 1000, 1023]
 
 @Suite("Peak.of")
@@ -31,7 +19,7 @@ struct PeakTests {
     @Test("Peak.of equals the plain max-of-abs loop on random blocks of every length class",
           arguments: lengths)
     func peakMatchesReferenceOnRandomData(length: Int) {
-        var rng = SplitMix(state: UInt64(length) &+ 1)
+        var rng = SplitMix64(seed: UInt64(length) &+ 1)
         for _ in 0..<50 {
             let x = (0..<length).map { _ in Float.random(in: -1...1, using: &rng) }
             #expect(simdPeak(x).bitPattern == referencePeak(x).bitPattern)
@@ -84,7 +72,7 @@ struct PeakTests {
 
     @Test("Peak.of reads from an unaligned pointer")
     func peakUnaligned() {
-        var rng = SplitMix(state: 99)
+        var rng = SplitMix64(seed: 99)
         let x = (0..<1040).map { _ in Float.random(in: -1...1, using: &rng) }
         x.withUnsafeBufferPointer { b in
             for offset in 1..<4 {

@@ -32,18 +32,6 @@ private final class Thread: @unchecked Sendable {
     func join() { pthread_join(handle, nil) }
 }
 
-/// A small deterministic generator (SplitMix64), so a failure reproduces exactly.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("SPSCRing")
 struct SPSCRingTests {
     @Test("capacity rounds the requested slot count up to a power of two",
@@ -173,7 +161,7 @@ struct SPSCRingTests {
         nonisolated(unsafe) var firstBad: (index: Int, value: Int)? = nil
 
         let producer = Thread {
-            var rng = SplitMix(state: 1)
+            var rng = SplitMix64(seed: 1)
             var next = 0
             while next < total {
                 let want = min(Int.random(in: 1...100, using: &rng), total - next)
@@ -186,7 +174,7 @@ struct SPSCRingTests {
             }
         }
         let consumer = Thread {
-            var rng = SplitMix(state: 2)
+            var rng = SplitMix64(seed: 2)
             var expected = 0
             while expected < total {
                 let r = ring.readableRegions(upTo: Int.random(in: 1...100, using: &rng))

@@ -1,3 +1,5 @@
+import JackwaveDSP
+
 /// Rounds float samples to exact multiples of one LSB of a 16- or 24-bit file, with TPDF
 /// dither by default, before libsndfile stores them.
 ///
@@ -58,20 +60,5 @@ public struct Quantizer: Sendable {
     private func quantize(_ v: Double) -> Float {
         let code = min(max(v.rounded(.toNearestOrEven), lowest), highest)
         return Float(code / scale)
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fast generator whose every output bit is
-/// good enough for dither; seeded once, used by the writer thread only.
-struct SplitMix64: Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
