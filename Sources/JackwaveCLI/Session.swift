@@ -219,7 +219,7 @@ final class Session {
             let seconds = String(format: "%.3f", Double(frames) / Double(spec.fileRate))
             let paths = recording.files.paths
             let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)" : paths.first ?? spec.path
-            var line = "recorded \(names): \(seconds) s, \(frames) frames, \(engine.configuration.inputs) channels, \(xruns) xruns, \(dropped) dropped frames"
+            var line = "recorded \(names): \(seconds) s, \(frames) frames, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns, \(dropped) dropped frames"
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
             if let tone = options.toneFrequency { line += ", tone \(format(tone)) Hz" }
             if options.printStart, let startTime { line += ", first frame at \(startTime.iso8601)" }
@@ -228,9 +228,9 @@ final class Session {
         let frames = signals.streamFrames.load(ordering: .relaxed)
         let seconds = String(format: "%.3f", Double(frames) / Double(sampleRate))
         if let tone = options.toneFrequency {
-            return "played \(format(tone)) Hz: \(seconds) s, \(engine.configuration.outputs) outputs, \(xruns) xruns"
+            return "played \(format(tone)) Hz: \(seconds) s, \(counted(engine.configuration.outputs, "output")), \(xruns) xruns"
         }
-        return "monitored \(seconds) s, \(engine.configuration.inputs) channels, \(xruns) xruns"
+        return "monitored \(seconds) s, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns"
     }
 
     private func flushMessages() {
@@ -245,3 +245,6 @@ final class Session {
         return UInt32(text) ?? 0
     }
 }
+
+/// "1 channel", "2 channels".
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
