@@ -70,10 +70,14 @@ public final class RecordingFiles: @unchecked Sendable {
         if framesInPiece > 0 && spec.format.refreshesHeader { current?.updateHeader() }
     }
 
-    /// Closes the current file. Safe to call twice.
-    public func close() {
-        current?.close()
+    /// Closes the current file; false (and `failure`) if closing it failed. Safe to call twice.
+    @discardableResult
+    public func close() -> Bool {
+        let path = current?.path
+        let error = current?.close()
         current = nil
+        if let error, let path { return fail("\(path): closing failed: \(error)") }
+        return true
     }
 
     /// Before a file's first frame: its `bext` chunk.
@@ -85,8 +89,7 @@ public final class RecordingFiles: @unchecked Sendable {
 
     /// Closes the full piece and opens the next.
     private func next() -> Bool {
-        current?.close()
-        current = nil
+        guard close() else { return false }
         framesBefore += framesInPiece
         framesInPiece = 0
         pieceNumber += 1

@@ -114,35 +114,40 @@ public final class RecordingWriter: @unchecked Sendable {
         // After a failure the files are closed as they are; otherwise the resampler's tail
         // is flushed first, and the length made exact.
         if !failed.load(ordering: .relaxed) && !pipeline.finish() { recordFailure() }
-        pipeline.files.close()
+        if !pipeline.files.close() && !failed.load(ordering: .relaxed) { recordFailure() }
         framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
     }
 
-    /// Writes what is available now; returns whether anything was written.
+    /// Writes what was in the ring when the pass began, with the gaps announced in it, and
+    /// returns whether anything was written. Bounded, so that a pass ends even when the disk
+    /// is slower than real time (the header refresh and a second Ctrl-C then still happen).
     private func drainOnce() -> Bool {
+        // The audio count first, the gaps second. The callback announces a gap before the
+        // audio that follows it (both `.releasing`), so when that audio is inside this
+        // snapshot (`.acquiring`), its gap is visible below; audio published later waits
+        // for the next pass. Read the other way round, audio after a gap could be written
+        // in the gap's place.
+        var available = ring.readableCount
         var progressed = false
-        while !failed.load(ordering: .relaxed) {
-            // Read the next gap before the audio count: the callback publishes a gap only
-            // after the audio before it, so the audio up to the gap is then visible too.
+        while !failed.load(ordering: .relaxed) && stop.load(ordering: .relaxed) != Stop.stopNow.rawValue {
             let gap = drops.readableRegions(upTo: 1)
             let position = pipeline.inputFrames
-            if gap.count == 1 {
+            if gap.count == 1 && gap.first.pointee.atFrame <= position {
                 let event = gap.first.pointee
-                if event.atFrame > position {
-                    let n = writeAudio(upTo: Int(event.atFrame - position))
-                    if n == 0 { break }
-                } else {
-                    writeSilence(frames: event.count)
-                    drops.commitRead(1)
-                    let seconds = Double(event.atFrame) / Double(inputRate)
-                    messages.post(String(format: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
-                                         event.count, seconds))
-                }
-                progressed = true
+                // Never earlier: the audio before a gap is published before the gap.
+                assert(event.atFrame == position, "gap at \(event.atFrame) behind the writer at \(position)")
+                writeSilence(frames: event.count)
+                drops.commitRead(1)
+                let seconds = Double(event.atFrame) / Double(inputRate)
+                messages.post(String(format: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
+                                     event.count, seconds))
             } else {
-                if writeAudio(upTo: .max) == 0 { break }
-                progressed = true
+                let limit = gap.count == 1 ? min(available, Int(gap.first.pointee.atFrame - position)) : available
+                let n = limit > 0 ? writeAudio(upTo: limit) : 0
+                if n == 0 { break }
+                available -= n
             }
+            progressed = true
             if stallMicroseconds > 0 { break }
         }
         return progressed

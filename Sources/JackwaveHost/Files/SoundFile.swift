@@ -69,9 +69,6 @@ public final class SoundFile {
         return sf_format_check(&info) != 0
     }
 
-    /// `sf_version_string`: the libsndfile in use, e.g. "libsndfile-1.2.0".
-    public static var libraryVersion: String { String(cString: sf_version_string()) }
-
     /// `sf_command(SFC_SET_BROADCAST_INFO)`: stores a `bext` chunk. Only before the first
     /// write, and only in formats that carry one (WAV, WAVEX, RF64); false if refused.
     @discardableResult
@@ -125,10 +122,14 @@ public final class SoundFile {
         return String(cString: sf_strerror(handle))
     }
 
-    /// `sf_close`: finalizes the header and closes. Safe to call twice.
-    public func close() {
-        if let handle { _ = sf_close(handle) }
-        handle = nil
+    /// `sf_close`: flushes, finalizes the header and closes; returns libsndfile's reason if
+    /// that failed (a full disk can hit the last write here). Safe to call twice.
+    @discardableResult
+    public func close() -> String? {
+        guard let handle else { return nil }
+        self.handle = nil
+        let result = sf_close(handle)
+        return result == 0 ? nil : String(cString: sf_error_number(result))
     }
 }
 
