@@ -12,7 +12,6 @@ import PackageDescription
 /// - `JackwaveCLI`: argument parsing and the commands; `jackwave` is its thin executable.
 let package = Package(
     name: "jackwave",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "jackwave", targets: ["jackwave"]),
     ],
@@ -31,7 +30,10 @@ let package = Package(
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr"]),
         .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
-        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"]),
+        /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
+        /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
+        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
         /// Drives the realtime callback's code offline and times it against memcpy.

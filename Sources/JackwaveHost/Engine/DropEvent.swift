@@ -14,6 +14,4 @@ public struct DropEvent: BitwiseCopyable, Equatable, Sendable {
         self.atFrame = atFrame
         self.count = count
     }
-
-    public static let zero = DropEvent(atFrame: 0, count: 0)
 }

@@ -4,8 +4,9 @@ import Synchronization
 /// notification thread, the writer thread and the main thread.
 ///
 /// Every field is an independent value: no field publishes other memory, so `.relaxed`
-/// is enough everywhere, except `started`, which hands the main thread's setup (port
-/// connections made, tone armed) to the callback (`.releasing` / `.acquiring`).
+/// is enough, except `serverGone`, which publishes the shutdown reason, and `started`
+/// (`.releasing` / `.acquiring`: it publishes nothing the callback reads today, but marks
+/// the one hand-over from setup to the run, and costs nothing on x86 or ARM loads).
 public final class EngineSignals: Sendable {
     /// Set by the main thread once ports are connected; the callback then starts counting
     /// frames, recording and playing. Before it, outputs are silent.
@@ -21,12 +22,11 @@ public final class EngineSignals: Sendable {
     public let droppedLevelBlocks = Atomic<Int>(0)
     /// Xruns reported by the server.
     public let xruns = Atomic<Int>(0)
-    /// The server shut down or kicked us out.
+    /// The server shut down or kicked us out. Stored `.releasing` after the reason is
+    /// copied (see `JackNotifications`); load it `.acquiring` before reading the reason.
     public let serverGone = Atomic<Bool>(false)
     /// The server's sample rate changed under us.
     public let sampleRateChanged = Atomic<Bool>(false)
-    /// Buffer-size changes seen (they need no action: nothing is sized to the period).
-    public let bufferSizeChanges = Atomic<Int>(0)
 
     /// The tone's target frequency in Hz, as `Double.bitPattern`.
     public let toneFrequencyBits = Atomic<UInt64>(0)

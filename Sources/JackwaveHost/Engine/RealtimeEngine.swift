@@ -206,11 +206,10 @@ public final class RealtimeEngine: @unchecked Sendable {
     func process(frames n: Int) {
         let nframes = jack_nframes_t(n)
         for c in 0..<configuration.inputs {
-            inputBuffers[c] = UnsafePointer(jack_port_get_buffer(inputPorts[c], nframes)!
-                .assumingMemoryBound(to: Float.self))
+            inputBuffers[c] = UnsafePointer(JackClient.samples(of: inputPorts[c], frames: nframes))
         }
         for o in 0..<configuration.outputs {
-            outputBuffers[o] = jack_port_get_buffer(outputPorts[o], nframes)!.assumingMemoryBound(to: Float.self)
+            outputBuffers[o] = JackClient.samples(of: outputPorts[o], frames: nframes)
         }
         processBlock(frames: n)
     }

@@ -26,9 +26,6 @@ public final class JackClient {
         self.name = String(cString: jack_get_client_name(opened))
     }
 
-    /// `jack_client_close`.
-    public func close() { _ = jack_client_close(handle) }
-
     /// `jack_client_close` on a helper thread, waiting at most `timeout` seconds; false if
     /// it had not returned by then. libjack 1.9.21 can deadlock inside it (seen when several
     /// clients with hundreds of ports close at once: the main thread waits for a libjack lock
@@ -67,11 +64,6 @@ public final class JackClient {
     /// `jack_set_xrun_callback`.
     public func setXrunCallback(_ callback: JackXRunCallback, context: UnsafeMutableRawPointer) {
         _ = jack_set_xrun_callback(handle, callback, context)
-    }
-
-    /// `jack_set_buffer_size_callback`.
-    public func setBufferSizeCallback(_ callback: JackBufferSizeCallback, context: UnsafeMutableRawPointer) {
-        _ = jack_set_buffer_size_callback(handle, callback, context)
     }
 
     /// `jack_set_sample_rate_callback`.
@@ -126,6 +118,21 @@ public final class JackClient {
         takeNameList(jack_port_get_connections(port))
     }
 
+    /// `jack_port_get_buffer`: a port's samples for this cycle. The one libjack call made
+    /// on the realtime thread; it only computes an address.
+    @inline(__always)
+    static func samples(of port: OpaquePointer, frames: jack_nframes_t) -> UnsafeMutablePointer<Float> {
+        jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self)
+    }
+
+    /// `jack_set_error_function` and `jack_set_info_function`: libjack's own messages
+    /// ("Cannot connect to server socket", …) go nowhere; jackwave says what went wrong in
+    /// one line of its own. Call before opening a client.
+    public static func silenceLibraryMessages() {
+        jack_set_error_function { _ in }
+        jack_set_info_function { _ in }
+    }
+
     /// `jack_port_short_name`: a port's name without the client (`in_1`).
     public static func shortName(of port: OpaquePointer) -> String {
         String(cString: jack_port_short_name(port))
@@ -162,9 +169,10 @@ public enum JackError: Error, Equatable {
     public var message: String {
         switch self {
         case let .openFailed(status, server):
-            let which = server.map { "JACK server '\($0)'" } ?? "the default JACK server"
+            let named = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
+            let which = named.map { "JACK server '\($0)'" } ?? "the default JACK server"
             if status & JackServerFailed.rawValue != 0 {
-                let start = server.map { "jackd -n \($0) -d alsa (or scripts/jackd-dummy \($0))" }
+                let start = named.map { "jackd -n \($0) -d alsa (or scripts/jackd-dummy \($0))" }
                     ?? "jackd -d alsa, or scripts/jackd-dummy for a server without a sound card"
                 return "cannot connect to \(which): is it running? Start one with: \(start)"
             }

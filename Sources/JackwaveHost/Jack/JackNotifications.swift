@@ -1,31 +1,47 @@
 import CJack
+import Glibc
 import Synchronization
 
-/// JACK's non-realtime notifications (xruns, shutdown, rate and period changes, port
-/// connections), turned into counters and flags in `EngineSignals` and lines in a
-/// `MessageQueue`. JACK calls these on its notification thread, not the process thread.
+/// JACK's notifications (xruns, shutdown, rate changes, port connections), turned into
+/// counters and flags in `EngineSignals` and lines in a `MessageQueue`.
 ///
 /// The callbacks never call back into libjack: a notification that did (to name a port)
 /// could wait on a lock that `jack_client_close` on the main thread holds while it waits
 /// for the notification thread. Connections are queued as port ids and named by the main
-/// thread (`reportConnections`), and `quiet()` turns every callback into a no-op before
-/// the client is deactivated and closed.
+/// thread (`reportConnections`); after `quiet()`, connections are no longer queued.
+/// The shutdown callback may run on the process thread (JACK2 calls it from there when the
+/// server vanishes mid-cycle), so it only copies the reason into storage allocated here
+/// and sets a flag: no allocation, no lock.
 public final class JackNotifications: @unchecked Sendable {
     public let signals: EngineSignals
     public let messages: MessageQueue
-    /// Our own ports' full names, to report connections that concern us.
+    /// The client whose ports' connections are reported.
     let client: JackClient
     let initialSampleRate: Int
     /// Connections seen but not yet reported: (port a, port b, connected).
     private let connectionEvents = Mutex<[(jack_port_id_t, jack_port_id_t, Bool)]>([])
-    /// Set before deactivation: callbacks then do nothing (relaxed: a lone flag).
+    /// Set before deactivation: connections are then no longer queued (relaxed: a lone flag).
     private let quieted = Atomic<Bool>(false)
+    /// The server's shutdown reason, copied by the shutdown callback before it stores
+    /// `signals.serverGone` (`.releasing`); read after loading that flag (`.acquiring`).
+    private let shutdownReason: UnsafeMutablePointer<CChar>
+    private static let shutdownReasonCapacity = 256  // the callback copies at most 255 bytes
 
     public init(client: JackClient, signals: EngineSignals, messages: MessageQueue) {
         self.client = client
         self.signals = signals
         self.messages = messages
         self.initialSampleRate = client.sampleRate
+        shutdownReason = .allocate(capacity: Self.shutdownReasonCapacity)
+        shutdownReason.initialize(repeating: 0, count: Self.shutdownReasonCapacity)
+    }
+
+    deinit { shutdownReason.deallocate() }
+
+    /// "the JACK server shut down (reason)": call after `signals.serverGone` read true.
+    public var shutdownLine: String {
+        let reason = String(cString: shutdownReason)
+        return "the JACK server shut down (\(reason.isEmpty ? "no reason given" : reason))"
     }
 
     /// Registers every notification callback. `self` must outlive the client.
@@ -37,15 +53,11 @@ public final class JackNotifications: @unchecked Sendable {
             return 0
         }, context: context)
         client.setShutdownCallback({ _, reason, context in
-            let me = Unmanaged<JackNotifications>.fromOpaque(context!).takeUnretainedValue()
-            me.signals.serverGone.store(true, ordering: .relaxed)
-            let why = reason.map { String(cString: $0) } ?? "no reason given"
-            me.messages.post("the JACK server shut down (\(why))")
-        }, context: context)
-        client.setBufferSizeCallback({ _, context in
-            Unmanaged<JackNotifications>.fromOpaque(context!).takeUnretainedValue()
-                .signals.bufferSizeChanges.add(1, ordering: .relaxed)
-            return 0
+            Unmanaged<JackNotifications>.fromOpaque(context!)._withUnsafeGuaranteedRef { me in
+                // 255: the capacity less the terminator, as a literal (no static to initialise here).
+                if let reason { _ = strncpy(me.shutdownReason, reason, 255) }
+                me.signals.serverGone.store(true, ordering: .releasing)
+            }
         }, context: context)
         client.setSampleRateCallback({ rate, context in
             let me = Unmanaged<JackNotifications>.fromOpaque(context!).takeUnretainedValue()
