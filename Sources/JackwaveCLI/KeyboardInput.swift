@@ -6,9 +6,11 @@ final class KeyboardInput {
     private var saved = termios()
     private var active = false
 
-    /// Switches stdin to raw, non-blocking reads; nil when stdin is not a terminal.
+    /// Switches stdin to raw, non-blocking reads; nil when stdin is not a terminal, or when
+    /// jackwave runs in the background (`&`): changing the terminal from there would stop
+    /// the whole process with SIGTTOU, realtime thread included.
     init?() {
-        guard isatty(0) != 0, tcgetattr(0, &saved) == 0 else { return nil }
+        guard isatty(0) != 0, tcgetpgrp(0) == getpgrp(), tcgetattr(0, &saved) == 0 else { return nil }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         // VMIN 0 / VTIME 0: read returns at once with what is there.
@@ -16,7 +18,11 @@ final class KeyboardInput {
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(0, TCSANOW, &raw) == 0 else { return nil }
+        TerminalRestore.armKeyboard(saved)
+        guard tcsetattr(0, TCSANOW, &raw) == 0 else {
+            TerminalRestore.disarmKeyboard()
+            return nil
+        }
         active = true
     }
 
@@ -32,6 +38,7 @@ final class KeyboardInput {
     func restore() {
         guard active else { return }
         tcsetattr(0, TCSANOW, &saved)
+        TerminalRestore.disarmKeyboard()
         active = false
     }
 

@@ -23,6 +23,14 @@ public enum OutputPath {
         }
     }
 
+    /// The absolute path with `.`, `..` and symbolic links in its directory resolved, for
+    /// telling whether two spellings name one file.
+    public static func canonical(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL
+            .appendingPathComponent(url.lastPathComponent).path
+    }
+
     /// The lower-case extension of a path, without the dot ("" if none).
     public static func fileExtension(_ path: String) -> String {
         (path as NSString).pathExtension.lowercased()

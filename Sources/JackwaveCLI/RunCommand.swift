@@ -30,13 +30,34 @@ public enum RunCommand {
 
         // 2. JACK: client and ports; port patterns need the ports to exist.
         let client: JackClient
+        JackClient.silenceLibraryMessages()
         do throws(JackError) {
             client = try JackClient(name: o.clientName, server: o.server)
         } catch {
             Console.error(error.message)
             return 1
         }
-        let code = run(o, client: client, recordFormat: recordFormat)
+        let code: Int32
+        switch prepare(o, client: client, recordFormat: recordFormat) {
+        case let .refused(exitCode):
+            code = exitCode
+        case let .ready(session):
+            code = session.run()
+            // The session (engine, notifications) stays alive until the client is closed:
+            // JACK may call into it until `jack_client_close` returns.
+            return withExtendedLifetime(session) { close(client, code: code) }
+        }
+        return close(client, code: code)
+    }
+
+    /// What `prepare` made of the options: a session ready to run, or an exit code.
+    enum Prepared {
+        case ready(Session)
+        case refused(Int32)
+    }
+
+    /// Closes the client (with a watchdog) and passes the exit code on.
+    static func close(_ client: JackClient, code: Int32) -> Int32 {
         if !client.close(timeout: 2) {
             // Leave without running exit handlers: libjack's own could wait on the same lock.
             Console.say("libjack did not close the client within 2 s; exiting anyway (the files are complete)")
@@ -45,12 +66,13 @@ public enum RunCommand {
         return code
     }
 
-    /// Steps 2 to 4 with an open client, which the caller closes.
-    static func run(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?) -> Int32 {
+    /// Steps 2 and 3 with an open client, which the caller closes: ports, connections,
+    /// output files, and the session that will run them.
+    static func prepare(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?) -> Prepared {
         let sampleRate = client.sampleRate
         if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
             Console.error("--tone \(format(hz)) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\(format(Double(sampleRate) / 2)) Hz)")
-            return 2
+            return .refused(2)
         }
 
         let plan: ConnectionPlan
@@ -73,16 +95,27 @@ public enum RunCommand {
                                   sources: sources, destinations: destinations)
         } catch let error as UsageError {
             Console.error(error.message)
-            return 2
+            return .refused(2)
         } catch let error as JackError {
             Console.error(error.message)
-            return 1
+            return .refused(1)
         } catch {
             Console.error("\(error)")
-            return 1
+            return .refused(1)
         }
 
-        // 3. The output files, now that the sample rate and ports are known.
+        // 3. Every check that needs the server's rate and the port count, then (only then)
+        // the output files.
+        let spec: RecordingSpec?
+        do throws(UsageError) {
+            spec = try o.recordPath.map { path throws(UsageError) in
+                try recordingSpec(o, path: path, format: recordFormat!, channels: inputs.count,
+                                  serverRate: sampleRate, period: client.bufferSize)
+            }
+        } catch {
+            Console.error(error.message)
+            return .refused(2)
+        }
         let levels: LevelPipeline?
         if !inputs.isEmpty && LevelPipeline.wanted(o, stderrIsTerminal: isatty(2) != 0) {
             do throws(LevelStreamError) {
@@ -92,25 +125,18 @@ public enum RunCommand {
                                            stderrIsTerminal: isatty(2) != 0)
             } catch {
                 Console.error(error.message)
-                return 1
+                return .refused(1)
             }
         } else {
             levels = nil
         }
         let recording: RecordingPipeline?
-        if let path = o.recordPath, let format = recordFormat {
-            let spec: RecordingSpec
-            do throws(UsageError) {
-                spec = try recordingSpec(o, path: path, format: format, channels: inputs.count, serverRate: sampleRate)
-            } catch {
-                Console.error(error.message)
-                return 2
-            }
+        if let spec {
             do throws(RecordingSetupError) {
                 recording = try RecordingPipeline(spec: spec)
             } catch {
                 Console.error(error.message)
-                return 1
+                return .refused(1)
             }
         } else {
             recording = nil
@@ -118,7 +144,7 @@ public enum RunCommand {
 
         let session = Session(options: o, client: client, inputs: inputs, outputs: outputs,
                               sampleRate: sampleRate, recording: recording, plan: plan, levels: levels)
-        return session.run()
+        return .ready(session)
     }
 
     /// Checks every output path and returns the recording's format.
@@ -148,19 +174,47 @@ public enum RunCommand {
             }
             try OutputPath.check(path, force: o.force, option: "--plot")
         }
+        // Two options naming one file (`take.wav` and `./take.wav`) would write over each other.
+        let named = [("--record", o.recordPath), ("--levels", o.levelsPath == "-" ? nil : o.levelsPath),
+                     ("--plot", o.plotPath)].compactMap { option, path in path.map { (option, $0, OutputPath.canonical($0)) } }
+        for (i, a) in named.enumerated() {
+            for b in named[(i + 1)...] where a.2 == b.2 {
+                throw UsageError("\(a.0) and \(b.0) name the same file (\(a.1))")
+            }
+        }
         return recordFormat
     }
 
     /// The recording's files, now that the server's rate and the channels are known.
     static func recordingSpec(_ o: RunOptions, path: String, format: SoundFormat, channels: Int,
-                              serverRate: Int) throws(UsageError) -> RecordingSpec {
+                              serverRate: Int, period: Int) throws(UsageError) -> RecordingSpec {
         let rate = o.fileRate ?? serverRate
         let split = try usage { () throws(FileChoiceError) -> Int64? in
             try FileChoice.checkRate(rate, format: format, given: o.fileRate != nil)
             return try o.splitSeconds.map { seconds throws(FileChoiceError) in try FileChoice.splitFrames(seconds, rate: rate) }
         }
+        if let word = format.formatWord(depth: o.depth),
+           !SoundFile.canWrite(format: word, channels: channels, sampleRate: rate) {
+            throw UsageError("--record \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
+        }
+        try checkBuffer(o.bufferSeconds, channels: channels, serverRate: serverRate, period: period)
         return RecordingSpec(path: path, format: format, depth: o.depth, channels: channels, inputRate: serverRate,
                              fileRate: rate, dither: o.dither, splitFrames: split)
+    }
+
+    /// The ring must hold a few periods (a smaller one would drop every block, since blocks
+    /// go in whole), and must fit in memory (it is mapped and locked up front).
+    static func checkBuffer(_ seconds: Double, channels: Int, serverRate: Int, period: Int) throws(UsageError) {
+        let frames = Int(seconds * Double(serverRate))
+        let minimum = 4 * max(period, 1)
+        if frames < minimum {
+            throw UsageError("--buffer \(format(seconds)) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(format: "%.3f", Double(minimum) / Double(serverRate))) s)")
+        }
+        let bytes = Double(frames) * Double(channels) * Double(MemoryLayout<Float>.stride)
+        let memory = Double(sysconf(Int32(_SC_PHYS_PAGES))) * Double(sysconf(Int32(_SC_PAGESIZE)))
+        if bytes > memory / 2 {
+            throw UsageError("--buffer \(format(seconds)) s × \(channels) channels needs \(String(format: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
+        }
     }
 
     /// A file check's failure as a usage error (exit code 2).

@@ -50,8 +50,6 @@ public struct RunOptions: Equatable, Sendable {
 
     public init() {}
 
-    /// Input channel count in effect before ports are resolved.
-    public var effectiveChannels: Int { channels ?? 2 }
     /// Whether this run plays a tone.
     public var playsTone: Bool { toneFrequency != nil }
     /// Whether jackwave registers input ports: always, except for a bare tone (which then

@@ -14,7 +14,9 @@ public enum RunOptionsParser {
     public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
         var o = RunOptions()
         var s = ArgumentScanner(arguments)
+        var given: Set<String> = []
         while let option = s.next() {
+            given.insert(option)
             switch option {
             case "--record": o.recordPath = try nonEmpty(s.value(), option)
             case "-c", "--channels": o.channels = try s.integer(in: 1...maximumPorts)
@@ -65,6 +67,14 @@ public enum RunOptionsParser {
         }
         if o.listFormats { return o }
         try checkCombinations(o)
+        // Options that only mean something with another: refuse rather than ignore them.
+        for (option, needs, present) in [("--outputs", "--tone", o.playsTone), ("--volume", "--tone", o.playsTone),
+                                         ("--fade", "--tone", o.playsTone),
+                                         ("--levels-format", "--levels", o.levelsPath != nil),
+                                         ("--level-interval", "--levels", o.levelsPath != nil)]
+        where given.contains(option) && !present {
+            throw UsageError("\(option) needs \(needs)")
+        }
         return o
     }
 
@@ -99,9 +109,6 @@ public enum RunOptionsParser {
         if !o.records && o.splitSeconds != nil { throw UsageError("--split needs --record") }
         if o.splitSeconds != nil && o.plotPath != nil { throw UsageError("--plot and --split exclude each other (plot a piece afterwards)") }
         if !o.playsTone && !o.toPatterns.isEmpty { throw UsageError("--to needs --tone") }
-        if let path = o.recordPath, let levels = o.levelsPath, path == levels {
-            throw UsageError("--record and --levels name the same file")
-        }
     }
 
     private static func nonEmpty(_ v: String, _ option: String) throws(UsageError) -> String {

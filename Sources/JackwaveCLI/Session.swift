@@ -68,6 +68,7 @@ final class Session {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
             writer?.start()
             try client.activate()
+            SignalTrap.receiveOnMainThread()
         } catch {
             Console.error(error.message)
             writer?.requestStop(.drainThenStop)
@@ -86,12 +87,13 @@ final class Session {
         signals.started.store(true, ordering: .releasing)
         if options.printStart { Console.say("first frame at \(start.iso8601)") }
 
-        let ending = mainLoop()
-        return finish(ending)
+        let (ending, handledInterrupts) = mainLoop()
+        return finish(ending, handledInterrupts: handledInterrupts)
     }
 
-    /// Polls stop conditions and feeds the level consumers until the run ends.
-    private func mainLoop() -> Ending {
+    /// Polls stop conditions and feeds the level consumers until the run ends; returns why,
+    /// and how many interrupts it has acted on (so that `finish` sees any later one).
+    private func mainLoop() -> (Ending, Int) {
         var handledInterrupts = 0
         var toneFadingSince: Date?
         let startTime = Date()
@@ -120,14 +122,18 @@ final class Session {
                     toneFadingSince = Date()
                 }
             }
-            if let failure = levels?.drain(engine) { return .levelsFailed(failure) }
+            if let failure = levels?.drain(engine) { return (.levelsFailed(failure), handledInterrupts) }
             if let levels { levels.tick(status: status(since: startTime)) }
-            if signals.serverGone.load(ordering: .relaxed) { return .serverGone }
-            if signals.sampleRateChanged.load(ordering: .relaxed) { return .sampleRateChanged }
-            if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
-            if signals.finished.load(ordering: .relaxed) { return .finished }
+            // `.acquiring`: the shutdown callback copied the reason before its store.
+            if signals.serverGone.load(ordering: .acquiring) {
+                messages.post(notifications.shutdownLine)
+                return (.serverGone, handledInterrupts)
+            }
+            if signals.sampleRateChanged.load(ordering: .relaxed) { return (.sampleRateChanged, handledInterrupts) }
+            if let writer, writer.failed.load(ordering: .relaxed) { return (.writeFailed(writer.failure ?? "write failed"), handledInterrupts) }
+            if signals.finished.load(ordering: .relaxed) { return (.finished, handledInterrupts) }
             if options.playsTone && !options.records && options.duration == nil
-                && signals.toneFinished.load(ordering: .relaxed) { return .interrupted }
+                && signals.toneFinished.load(ordering: .relaxed) { return (.interrupted, handledInterrupts) }
             let interrupts = SignalTrap.count
             if interrupts > handledInterrupts {
                 handledInterrupts = interrupts
@@ -136,19 +142,19 @@ final class Session {
                     signals.toneStopRequested.store(true, ordering: .relaxed)
                     toneFadingSince = Date()
                 } else {
-                    return .interrupted
+                    return (.interrupted, handledInterrupts)
                 }
             }
             if let since = toneFadingSince,
                signals.toneFinished.load(ordering: .relaxed)
                 || Date().timeIntervalSince(since) > options.fadeMilliseconds / 1000 + 1 {
-                return .interrupted
+                return (.interrupted, handledInterrupts)
             }
         }
     }
 
     /// Stops JACK, drains the rings, closes the files and prints the summary.
-    private func finish(_ ending: Ending) -> Int32 {
+    private func finish(_ ending: Ending, handledInterrupts: Int) -> Int32 {
         let serverAlive = ending != .serverGone
         notifications.quiet(reportingQueued: serverAlive)
         if serverAlive { client.deactivate() }
@@ -156,15 +162,27 @@ final class Session {
         levels?.drainAndClose(engine)
         var code = ending.exitCode
         if let writer {
-            writer.requestStop(.drainThenStop)
-            var handled = SignalTrap.count
+            // An interrupt the main loop did not act on (one that came during the fade or
+            // while stopping) asks for a stop without draining.
+            var handled = handledInterrupts
+            var abandoned = false
+            if case .interrupted = ending, SignalTrap.count > handled {
+                handled = SignalTrap.count
+                abandoned = true
+            }
+            writer.requestStop(abandoned ? .stopNow : .drainThenStop)
             while !writer.wait(timeout: 0.05) {
                 if SignalTrap.count > handled {
                     handled = SignalTrap.count
-                    Console.say("stopping without draining the buffer")
+                    abandoned = true
                     writer.requestStop(.stopNow)
                 }
                 flushMessages()
+            }
+            if abandoned, let ring = engine.audioRing {
+                // The writer has ended: the main thread may read the ring as its consumer now.
+                let left = ring.readableCount
+                Console.say("stopping without draining the buffer: \(left) frames received were not written")
             }
         }
         // A write that failed while draining, after the run had ended for another reason.

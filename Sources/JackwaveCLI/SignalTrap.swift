@@ -18,13 +18,22 @@ public enum SignalTrap {
         signal(SIGTERM) { _ in interrupts.add(1, ordering: .relaxed) }
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        // A parent may hand us these blocked (test runners, some process supervisors);
-        // a recorder that cannot be stopped cleanly would lose its take to SIGKILL.
+        // Blocked here, on the main thread, while the threads of the run are created (JACK's
+        // process and notification threads, the writer): they inherit the mask, so a signal
+        // is never handled on the realtime thread. `receiveOnMainThread` then unblocks them
+        // here, which also undoes a parent that handed them to us blocked.
+        setMask(SIG_BLOCK)
+    }
+
+    /// Lets SIGINT and SIGTERM in on the main thread; call once the run's threads exist.
+    public static func receiveOnMainThread() { setMask(SIG_UNBLOCK) }
+
+    private static func setMask(_ how: Int32) {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        pthread_sigmask(how, &set, nil)
     }
 
     /// Signals received so far.
