@@ -17,7 +17,4 @@ public struct PeakRecord: BitwiseCopyable, Equatable, Sendable {
         self.frameCount = frameCount
         self.peak = peak
     }
-
-    /// The all-zero record, for initialising ring storage.
-    public static let zero = PeakRecord(startFrame: 0, frameCount: 0, peak: 0)
 }

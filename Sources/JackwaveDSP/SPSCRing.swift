@@ -28,7 +28,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let readIndex = Atomic<Int>(0)
 
     /// Creates a ring that holds at least `minimumCapacity` slots of `width` elements, every
-    /// element all-zero bits (0 for `Float`, `PeakRecord.zero`, `DropEvent.zero`).
+    /// element all-zero bits (0.0 for `Float`, a zero `PeakRecord` or `DropEvent`).
     ///
     /// The storage is an anonymous mapping, populated at once (`MAP_POPULATE`: the kernel
     /// supplies zeroed pages now, so no page fault waits for the realtime thread, and no

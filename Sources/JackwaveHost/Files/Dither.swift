@@ -35,9 +35,6 @@ public struct Quantizer: Sendable {
         highest = scale - 1
     }
 
-    /// One LSB in full-scale units.
-    public var lsb: Double { 1 / scale }
-
     /// Quantizes `count` samples in place.
     public mutating func process(_ samples: UnsafeMutablePointer<Float>, count: Int) {
         if dithers {

@@ -22,9 +22,6 @@ public struct WallClockTime: Sendable, Equatable {
         return WallClockTime(seconds: ts.tv_sec, nanoseconds: ts.tv_nsec)
     }
 
-    /// Seconds since the epoch, with the fraction.
-    public var secondsSinceEpoch: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
-
     /// This instant plus `frames` at `sampleRate`, to the nanosecond.
     public func adding(frames: Int64, sampleRate: Int) -> WallClockTime {
         let whole = Int(frames / Int64(sampleRate))
