@@ -76,14 +76,15 @@ struct LevelsEndToEndTests {
     @Test("the meter draws bars and the strip in a real terminal, and Ctrl-C leaves the cursor shown",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func meterInTmux() throws {
-        let socket = "jwlevels-\(getpid())"
+        // A private tmux server (own socket, no user or system config) that the test kills at the end.
+        let socket = "jwlevels-\(getpid())-\(UUID().uuidString.prefix(8))"
         func tmux(_ args: [String]) throws -> String {
-            try Run.tool("/usr/bin/tmux", ["-L", socket] + args, server: nil).stdout
+            try Run.tool("/usr/bin/tmux", ["-f", "/dev/null", "-L", socket] + args, server: nil).stdout
         }
         let command = "env JACK_DEFAULT_SERVER=\(server.name) JACK_NO_AUDIO_RESERVATION=1 NO_COLOR= "
             + "'\(Run.jackwave)' --tone 440 --port jackwave:out_1 --channels 1; sleep 10"
-        _ = try tmux(["new-session", "-d", "-x", "100", "-y", "30", command])
         defer { _ = try? tmux(["kill-server"]) }
+        _ = try tmux(["new-session", "-d", "-x", "100", "-y", "30", command])
 
         var screen = ""
         let deadline = Date().addingTimeInterval(10)

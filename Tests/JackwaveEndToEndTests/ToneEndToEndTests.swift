@@ -26,13 +26,39 @@ struct ToneEndToEndTests {
         return (try Recording(path), tone)
     }
 
-    /// Frequency from linearly interpolated rising zero crossings over `range`.
-    func zeroCrossingFrequency(_ x: [Float], _ range: Range<Int>, sampleRate: Double) -> Double {
-        var crossings: [Double] = []
-        for i in range.dropFirst() where x[i - 1] < 0 && x[i] >= 0 {
-            crossings.append(Double(i - 1) + Double(-x[i - 1]) / Double(x[i] - x[i - 1]))
-        }
-        return Double(crossings.count - 1) * sampleRate / (crossings.last! - crossings.first!)
+    /// What jackwave's generator makes for `--tone frequency` at `amplitude` with a fade of
+    /// `fadeFrames`, ended at frame `end` (`--duration`): `count` frames from its frame 0.
+    static func generated(frequency: Double, amplitude: Float, fadeFrames: Int = 960, endingAt end: Int,
+                          count: Int) -> [Float] {
+        var generator = ToneGenerator(sampleRate: 48000, frequency: frequency, amplitude: amplitude, fadeFrames: fadeFrames)
+        generator.stop(endingAtFrame: Int64(end))
+        var samples = [Float](repeating: 0, count: count)
+        samples.withUnsafeMutableBufferPointer { generator.process(into: $0.baseAddress!, count: count) }
+        return samples
+    }
+
+    /// Checks that a capture holds the whole of `tone` (the generator's output up to its
+    /// end) sample for sample, then nothing but silence; returns the capture frame of the
+    /// tone's frame 0. The tone is placed by its first nonzero sample (its frame 0 is
+    /// sin(0) · envelope(0) = 0), so a tone that reached the listener late, early or
+    /// altered in any sample fails.
+    @discardableResult
+    func expectWholeTone(_ rec: Recording, equals tone: [Float], sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        #expect(rec.channels == 1, sourceLocation: sourceLocation)
+        let first = try #require(rec.samples.firstIndex { $0 != 0 }, "the capture is silent", sourceLocation: sourceLocation)
+        let lead = try #require(tone.firstIndex { $0 != 0 }, sourceLocation: sourceLocation)
+        let start = first - lead
+        try #require(start >= 0, sourceLocation: sourceLocation)
+        // At least 0.1 s of the capture after the tone, so that "silence follows" is seen.
+        try #require(rec.frames >= start + tone.count + 4800,
+                     "capture ends at \(rec.frames), tone at \(start + tone.count)", sourceLocation: sourceLocation)
+        let captured = Array(rec.samples[start..<(start + tone.count)])
+        let mismatch = zip(captured, tone).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(mismatch == nil, "tone frame \(mismatch?.offset ?? -1): captured \(mismatch?.element.0 ?? 0), generated \(mismatch?.element.1 ?? 0)",
+                sourceLocation: sourceLocation)
+        let loud = rec.samples[(start + tone.count)...].firstIndex { $0 != 0 }
+        #expect(loud == nil, "nonzero at tone frame \((loud ?? 0) - start)", sourceLocation: sourceLocation)
+        return start
     }
 
     @Test("a tone recorded by jack_capture has the asked frequency and peak level")
@@ -41,35 +67,35 @@ struct ToneEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let first = try #require(rec.samples.firstIndex { $0 != 0 })
         let steady = (first + 4800)..<(first + 4800 + 96000)
-        let f = zeroCrossingFrequency(rec.samples, steady, sampleRate: 48000)
+        let f = try #require(Signal.frequency(Array(rec.samples[steady]), rate: 48000))
         #expect(abs(f - 997.5) / 997.5 < 1e-6, "measured \(f) Hz")
         let peak = rec.samples[steady].map(abs).max()!
         #expect(abs(peak - 0.5) < 1e-4)
     }
 
-    @Test("the first sample a listener gets is the start of the fade-in, and it rises without a step")
+    @Test("the first sample a listener gets is the start of the fade-in: the capture equals the generator sample for sample")
     func fadeIn() throws {
         let (rec, run) = try captureTone(["--tone", "440", "--volume", "-6dB", "--fade", "20", "-d", "1"], seconds: 3)
         #expect(run.status == 0, "\(run.stderr)")
-        let first = try #require(rec.samples.firstIndex { $0 != 0 })
-        // sin(0) · envelope(0) = 0, so the sample before the first nonzero one is the start.
+        // jackwave computes a dB volume in Double and rounds it to Float once.
+        let tone = Self.generated(frequency: 440, amplitude: Float(pow(10, -6.0 / 20)), fadeFrames: 960,
+                                  endingAt: 48000, count: 48000)
+        let start = try expectWholeTone(rec, equals: tone)
+        // And the fade rises without a step: no sample-to-sample change beyond the steady tone's largest.
         let largestSteadyStep = Float(2 * Double.pi * 440 / 48000) * 0.5012
-        for i in (first - 1)..<(first + 960) {
+        for i in start..<(start + 960) {
             #expect(abs(rec.samples[i + 1] - rec.samples[i]) <= largestSteadyStep * 1.01)
         }
-        #expect(abs(rec.samples[first - 1]) == 0)
     }
 
-    @Test("with --duration the fade-out ends exactly at the duration and silence follows")
+    @Test("with --duration the fade-out ends exactly at the duration: the capture equals the generator, then silence")
     func exactEnd() throws {
         let (rec, run) = try captureTone(["--tone", "1000", "-d", "2"], seconds: 4)
         #expect(run.status == 0, "\(run.stderr)")
-        let first = try #require(rec.samples.firstIndex { $0 != 0 })
-        let last = try #require(rec.samples.lastIndex { $0 != 0 })
-        // The tone's frame 0 is the zero sample just before `first`; frame 96000 is silent.
-        #expect(last - (first - 1) < 96000)
-        #expect(last - (first - 1) > 96000 - 10)
-        #expect(rec.samples[(last + 1)...].allSatisfy { $0 == 0 })
+        let tone = Self.generated(frequency: 1000, amplitude: 0.1, endingAt: 96000, count: 96000)
+        let start = try expectWholeTone(rec, equals: tone)
+        // Sound right up to the duration's last frame (envelope position 1), none from frame 96000 on.
+        #expect(rec.samples[start + 95999] != 0)
     }
 
     @Test("jackwave records its own tone one period late, sample for sample as the generator makes it")
@@ -80,10 +106,7 @@ struct ToneEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let rec = try Recording(path)
         #expect(rec.frames == 96000)
-        var generator = ToneGenerator(sampleRate: 48000, frequency: 440, amplitude: 0.1, fadeFrames: 960)
-        generator.stop(endingAtFrame: 96000)
-        var expected = [Float](repeating: 0, count: 96000)
-        expected.withUnsafeMutableBufferPointer { generator.process(into: $0.baseAddress!, count: 96000) }
+        let expected = Self.generated(frequency: 440, amplitude: 0.1, endingAt: 96000, count: 96000)
         let delay = server.period  // JACK delivers a client's own output to its input a period later.
         #expect(rec.samples[0..<delay].allSatisfy { $0 == 0 })
         #expect(Array(rec.samples[delay...]) == Array(expected[0..<(96000 - delay)]))

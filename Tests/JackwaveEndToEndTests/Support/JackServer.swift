@@ -27,10 +27,19 @@ final class JackServer: @unchecked Sendable {
         throw TestFailure("jackd -n \(name) did not come up within 10 s")
     }
 
-    /// Kills the server (SIGTERM, then SIGKILL) and waits for it.
+    /// Stops the server (SIGTERM) and waits for it. One still running after 5 s is killed
+    /// (SIGKILL), which leaves its entry in JACK's server list: that slot is reclaimed.
     func stop() {
+        guard process.isRunning else { return }
         process.signal(SIGTERM)
-        _ = process.finish(timeout: 5)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            crash()
+            reclaimAfterCrash()
+        } else {
+            _ = process.finish(timeout: 0)
+        }
     }
 
     /// Kills the server at once, as a crash would.

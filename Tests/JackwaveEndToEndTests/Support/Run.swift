@@ -24,26 +24,30 @@ enum Run {
 
     /// Runs `jackwave` to completion (killed after `timeout` seconds).
     static func jackwave(_ arguments: [String], server: String?, timeout: Double = 60,
-                         environment: [String: String] = [:]) throws -> Output {
-        try tool(jackwave, arguments, server: server, timeout: timeout, environment: environment)
+                         environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Output {
+        try tool(jackwave, arguments, server: server, timeout: timeout, environment: environment,
+                 autostartGuard: autostartGuard)
     }
 
     /// Runs any program to completion with the JACK server chosen by name.
     static func tool(_ path: String, _ arguments: [String], server: String?, timeout: Double = 60,
-                     environment: [String: String] = [:]) throws -> Output {
-        let p = try start(path, arguments, server: server, environment: environment)
+                     environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Output {
+        let p = try start(path, arguments, server: server, environment: environment, autostartGuard: autostartGuard)
         return p.finish(timeout: timeout)
     }
 
     /// Starts a program in the background.
+    ///
+    /// `autostartGuard` sets `JACK_NO_START_SERVER`: without it, a JACK tool run before its
+    /// server is up starts a server of its own under the same name (libjack's autostart),
+    /// and the real one then fails to start. Pass false to see what the program itself does
+    /// when no server runs (the variable is then removed, even if the caller's environment has it).
     static func start(_ path: String, _ arguments: [String], server: String?,
-                      environment: [String: String] = [:]) throws -> Running {
+                      environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Running {
         var env = ProcessInfo.processInfo.environment
         if let server { env["JACK_DEFAULT_SERVER"] = server } else { env.removeValue(forKey: "JACK_DEFAULT_SERVER") }
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
-        // Without this, a JACK tool run before its server is up starts a server of its own
-        // under the same name (libjack's autostart), and the real one then fails to start.
-        env["JACK_NO_START_SERVER"] = "1"
+        if autostartGuard { env["JACK_NO_START_SERVER"] = "1" } else { env.removeValue(forKey: "JACK_NO_START_SERVER") }
         for (k, v) in environment { env[k] = v }
         return try Running(path: path, arguments: arguments, environment: env)
     }
