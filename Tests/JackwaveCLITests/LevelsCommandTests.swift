@@ -96,7 +96,7 @@ struct LevelsCommandTests {
     @Test("A file that cannot be read is exit 2 and creates no output")
     func unreadableInput() {
         let dir = scratch()
-        FileManager.default.createFile(atPath: dir + "/junk.wav", contents: Data("not audio".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/junk.wav", contents: Data("not audio".utf8))
         #expect(LevelsCommand.run([dir + "/junk.wav", "-o", dir + "/out.csv"]) == 2)
         #expect(LevelsCommand.run([dir + "/missing.wav", "-o", dir + "/out.csv"]) == 2)
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv"))
@@ -106,7 +106,7 @@ struct LevelsCommandTests {
     func existingOutput() throws {
         let dir = scratch()
         _ = try writeTestFile(dir + "/in.wav", frames: 100)
-        FileManager.default.createFile(atPath: dir + "/out.csv", contents: Data("keep".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/out.csv", contents: Data("keep".utf8))
         #expect(LevelsCommand.run([dir + "/in.wav", "-o", dir + "/out.csv"]) == 2)
         #expect(try String(contentsOfFile: dir + "/out.csv", encoding: .utf8) == "keep")
         #expect(LevelsCommand.run([dir + "/in.wav", "-o", dir + "/out.csv", "--force"]) == 0)
