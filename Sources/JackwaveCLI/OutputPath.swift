@@ -30,9 +30,4 @@ public enum OutputPath {
         return url.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL
             .appendingPathComponent(url.lastPathComponent).path
     }
-
-    /// The lower-case extension of a path, without the dot ("" if none).
-    public static func fileExtension(_ path: String) -> String {
-        (path as NSString).pathExtension.lowercased()
-    }
 }

@@ -169,7 +169,7 @@ public enum RunCommand {
             try OutputPath.check(path, force: o.force, option: "--levels")
         }
         if let path = o.plotPath {
-            guard ["png", "svg"].contains(OutputPath.fileExtension(path)) else {
+            guard ["png", "svg"].contains(FileNames.lowercasedExtension(path)) else {
                 throw UsageError("--plot \(path): unknown extension (use .png or .svg)")
             }
             try OutputPath.check(path, force: o.force, option: "--plot")

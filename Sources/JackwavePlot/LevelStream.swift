@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveHost
 
 /// A level stream as `jackwave --levels` writes it, read back for plotting.
 ///
@@ -26,7 +27,7 @@ public struct LevelStream: Sendable, Equatable {
 
     /// Whether `path` names a level stream rather than a sound file.
     public static func isLevelStream(_ path: String) -> Bool {
-        ["csv", "jsonl"].contains((path as NSString).pathExtension.lowercased())
+        ["csv", "jsonl"].contains(FileNames.lowercasedExtension(path))
     }
 
     /// The length of a row: the spacing of the rows (the last row is as long as the one
@@ -52,7 +53,7 @@ public struct LevelStream: Sendable, Equatable {
         }
         let text = TextBytes(data)
         let stream: LevelStream
-        if (path as NSString).pathExtension.lowercased() == "jsonl" {
+        if FileNames.lowercasedExtension(path) == "jsonl" {
             stream = try parseJSONLines(text, path: path)
         } else {
             stream = try parseCSV(text, path: path)

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveHost
 
 /// Why a plot was not drawn: the input or the options were wrong (exit 2, nothing
 /// written), or drawing or writing the picture failed (exit 1).
@@ -46,7 +47,7 @@ public enum PlotFormat: Sendable, Equatable {
     case png, svg
 
     public init?(path: String) {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch FileNames.lowercasedExtension(path) {
         case "png": self = .png
         case "svg": self = .svg
         default: return nil

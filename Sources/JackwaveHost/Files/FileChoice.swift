@@ -6,7 +6,7 @@ public enum FileChoice {
     /// name another format), else the extension's. Checks the depth and, when given, the rate.
     public static func format(for path: String, named: SoundFormat?, depth: SampleDepth?,
                               rate: Int?) throws(FileChoiceError) -> SoundFormat {
-        let ext = SoundFormat.pathExtension(path)
+        let ext = FileNames.lowercasedExtension(path)
         let format: SoundFormat
         if let named {
             if let other = SoundFormat.forPath(path), !named.extensions.contains(ext) {

@@ -106,14 +106,8 @@ public struct SoundFormat: Sendable, Equatable {
 
     /// The format for a path's extension, or nil when jackwave does not write it.
     public static func forPath(_ path: String) -> SoundFormat? {
-        let ext = pathExtension(path)
+        let ext = FileNames.lowercasedExtension(path)
         return ext.isEmpty ? nil : all.first { $0.extensions.contains(ext) }
-    }
-
-    /// The lower-case extension of the last path component, without the dot ("" if none).
-    public static func pathExtension(_ path: String) -> String {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
-        return path[path.index(after: dot)...].lowercased()
     }
 
     /// Whether this is a lossy codec (no `--bits`).

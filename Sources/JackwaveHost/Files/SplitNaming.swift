@@ -5,7 +5,7 @@ import Foundation
 public enum SplitNaming {
     /// The path of piece `number` (from 1) of a recording asked for as `base`.
     public static func path(_ base: String, piece number: Int) -> String {
-        let (stem, ext) = split(base)
+        let (stem, ext) = FileNames.stemAndExtension(base)
         let digits = String(number)
         let padded = String(repeating: "0", count: max(0, 3 - digits.count)) + digits
         return stem + "-" + padded + ext
@@ -14,7 +14,7 @@ public enum SplitNaming {
     /// Files that exist now and that a split recording of `base` could overwrite: every
     /// `stem-NNN.ext` in its directory, whatever the number (the run's length is unknown).
     public static func existingPieces(of base: String) -> [String] {
-        let (stem, ext) = split(base)
+        let (stem, ext) = FileNames.stemAndExtension(base)
         let directory = (stem as NSString).deletingLastPathComponent
         let prefix = (stem as NSString).lastPathComponent + "-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
@@ -23,12 +23,5 @@ public enum SplitNaming {
             let number = name.dropFirst(prefix.count).dropLast(ext.count)
             return number.count >= 3 && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
         }.sorted().map { directory.isEmpty ? $0 : directory + "/" + $0 }
-    }
-
-    /// `dir/take.wav` → (`dir/take`, `.wav`); no extension → (path, "").
-    private static func split(_ path: String) -> (stem: String, ext: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), dot != path.startIndex,
-              path[path.index(before: dot)] != "/" else { return (path, "") }
-        return (String(path[..<dot]), String(path[dot...]))
     }
 }
