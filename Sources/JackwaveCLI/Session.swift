@@ -83,7 +83,8 @@ final class Session {
         let start = WallClockTime.now()
         startTime = start
         writer?.setStart(start)
-        // `.releasing`: the connections above happen before the first counted cycle.
+        // The connections above are complete (jack_connect waits for the server), so the
+        // first cycle that sees this store already hears them. `.releasing`: see EngineSignals.
         signals.started.store(true, ordering: .releasing)
         if options.printStart { Console.say("first frame at \(start.iso8601)") }
 
