@@ -28,6 +28,8 @@ final class Session {
     private var startTime: WallClockTime?
     let plan: ConnectionPlan
     let levels: LevelPipeline?
+    /// The tone's status line when there is a keyboard to change it and no meter to show it.
+    private var toneStatus: ToneStatusLine?
 
     init(options o: RunOptions, client: JackClient, inputs: [OpaquePointer], outputs: [OpaquePointer],
          sampleRate: Int, recording: RecordingPipeline?, plan: ConnectionPlan, levels: LevelPipeline?) {
@@ -102,6 +104,10 @@ final class Session {
         defer { keyboard?.restore() }
         var tone = ToneParameters(frequency: options.toneFrequency ?? 0, amplitude: options.volume,
                                   nyquist: Double(sampleRate) / 2)
+        if keyboard != nil && levels == nil && isatty(2) != 0 {
+            toneStatus = ToneStatusLine()
+            toneStatus?.show(tone.description)
+        }
         while true {
             usleep(RunCommand.tick)
             flushMessages()
@@ -116,7 +122,8 @@ final class Session {
                     signals.toneFrequencyBits.store(tone.frequency.bitPattern, ordering: .relaxed)
                     signals.toneAmplitudeBits.store(tone.amplitude.bitPattern, ordering: .relaxed)
                     signals.tonePaused.store(tone.paused, ordering: .relaxed)
-                    if levels == nil { Console.say("tone \(tone.description)") }
+                    if let toneStatus { toneStatus.show(tone.description) }
+                    else if levels == nil { Console.say("tone \(tone.description)") }
                 }
                 if quit {
                     signals.toneStopRequested.store(true, ordering: .relaxed)
@@ -161,6 +168,8 @@ final class Session {
         if serverAlive { client.deactivate() }
         engine.publishPendingDrop()
         levels?.drainAndClose(engine)
+        toneStatus?.close()
+        toneStatus = nil
         var code = ending.exitCode
         if let writer {
             // An interrupt the main loop did not act on (one that came during the fade or
@@ -254,7 +263,11 @@ final class Session {
 
     private func flushMessages() {
         if !notifications.isQuiet && !signals.serverGone.load(ordering: .relaxed) { notifications.reportConnections() }
-        for line in messages.drain() { levels?.printAboveMeter("jackwave: \(line)") ?? Console.say(line) }
+        for line in messages.drain() {
+            if let levels { levels.printAboveMeter("jackwave: \(line)") }
+            else if let toneStatus { toneStatus.printAbove("jackwave: \(line)") }
+            else { Console.say(line) }
+        }
     }
 
     /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before
