@@ -31,7 +31,7 @@ public enum Peak {
             narrow = larger(narrow, magnitude(v))
             i &+= 4
         }
-        var peak = max(max(narrow[0], narrow[1]), max(narrow[2], narrow[3]))
+        var peak = largestLane(narrow)
         while i < count {
             peak = max(peak, abs(samples[i]))
             i &+= 1
@@ -61,6 +61,12 @@ public enum Peak {
     @inlinable @inline(__always)
     static func larger(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
         a.replacing(with: b, where: a .< b)
+    }
+
+    /// The largest of four lanes that hold no NaN (accumulators built with `larger`).
+    @inlinable @inline(__always)
+    static func largestLane(_ v: SIMD4<Float>) -> Float {
+        max(max(v[0], v[1]), max(v[2], v[3]))
     }
 
     /// `larger` for four lanes.

@@ -153,20 +153,26 @@ func timeEngine(_ work: Work, buffers b: Buffers, options o: Options) -> Double 
     let engine = RealtimeEngine(configuration: configuration, inputs: [], outputs: [],
                                 sampleRate: sampleRate, signals: signals)
     signals.started.store(true, ordering: .releasing)
-    // The harness must not add reference counting of its own to what it times: optional
-    // bindings of the rings would retain and release them on every call.
+    // The harness must not add reference counting of its own to what it times.
     let spareAudio = SPSCRing<Float>(minimumCapacity: 1, width: 1)
     let spareLevels = SPSCRing<PeakRecord>(minimumCapacity: 1, width: 1)
     let drainsAudio = engine.audioRing != nil, drainsLevels = engine.levelRing != nil
-    unowned(unsafe) let audio = engine.audioRing ?? spareAudio
-    unowned(unsafe) let levels = engine.levelRing ?? spareLevels
-    unowned(unsafe) let unretainedEngine = engine
+    // Reached as the callback reaches its engine: unmanaged, guaranteed for the call.
+    // (`unowned(unsafe)` captures still cost a retain and a release per use.)
+    let audio = Unmanaged.passUnretained(engine.audioRing ?? spareAudio)
+    let levels = Unmanaged.passUnretained(engine.levelRing ?? spareLevels)
+    let unretainedEngine = Unmanaged.passUnretained(engine)
+    // Nor may it reach the buffers through the `Buffers` object: the closure captures plain
+    // values only. The port buffers are bound once, as memcpy below is handed its
+    // pointers; gathering them is libjack's cost in every client.
+    engine.bind(inputs: b.inputs, outputs: b.outputs)
+    let frames = b.frames
     let time = bestTimePerCall(seconds: o.runSeconds, runs: o.runs) {
-        unretainedEngine.process(inputs: b.inputs, outputs: b.outputs, frames: b.frames)
+        unretainedEngine._withUnsafeGuaranteedRef { $0.processBound(frames: frames) }
         // The consumers' side, on this thread: release what was written. (The writer's
         // copy to disk is not the callback's cost.)
-        if drainsAudio { audio.commitRead(audio.readableCount) }
-        if drainsLevels { levels.commitRead(levels.readableCount) }
+        if drainsAudio { audio._withUnsafeGuaranteedRef { $0.commitRead($0.readableCount) } }
+        if drainsLevels { levels._withUnsafeGuaranteedRef { $0.commitRead($0.readableCount) } }
     }
     if signals.droppedFrames.load(ordering: .relaxed) != 0 { fatalError("bench ring overflowed") }
     withExtendedLifetime((engine, spareAudio, spareLevels)) {}
@@ -183,16 +189,17 @@ func timeMemcpy(buffers b: Buffers, options o: Options) -> Double {
     defer { destination.deallocate() }
     var offset = 0
     let frameBytes = b.frames * MemoryLayout<Float>.size
+    let inputs = b.inputs, channels = b.channels
     return bestTimePerCall(seconds: o.runSeconds, runs: o.runs) {
-        for c in 0..<b.channels {
-            memcpy(destination + offset + c * frameBytes, b.inputs[c], frameBytes)
+        for c in 0..<channels {
+            memcpy(destination + offset + c * frameBytes, inputs[c], frameBytes)
         }
         offset += blockBytes
         if offset + blockBytes > ringBytes { offset = 0 }
     }
 }
 
-/// Checks `Interleave.interleave` against the obvious definition on awkward shapes (odd
+/// Checks `Interleave.interleave` (and the fused `interleaveMeasuringPeaks`) against the obvious definition on awkward shapes (odd
 /// channel counts, frame counts off the 4-frame tiles, unaligned sources and destinations)
 /// before any of it is timed: a fast wrong kernel must not make a good table.
 func verifyInterleave() {
@@ -218,8 +225,24 @@ func verifyInterleave() {
                 for f in 0..<frames {
                     for c in 0..<channels where out[1 + f * channels + c] != Float(c * 100_000 + f + offset) { ok = false }
                 }
+                // The fused kernel: the same samples, and each channel's largest (the last).
+                var fused = [Float](repeating: -1, count: count + 3)
+                var peaks = [Float](repeating: 0, count: channels)
+                sources.withUnsafeBufferPointer { s in
+                    fused.withUnsafeMutableBufferPointer { o in
+                        peaks.withUnsafeMutableBufferPointer { p in
+                            Interleave.interleaveMeasuringPeaks(from: s.baseAddress!, channels: channels,
+                                                                sourceOffset: offset, frames: frames,
+                                                                into: o.baseAddress! + 1, peaks: p.baseAddress!)
+                        }
+                    }
+                }
+                if fused != out { ok = false }
+                for c in 0..<channels where peaks[c] != (frames > 0 ? Float(c * 100_000 + frames - 1 + offset) : 0) {
+                    ok = false
+                }
                 buffers.forEach { $0.deallocate() }
-                if !ok { fatalError("Interleave.interleave is wrong for \(channels) channels, \(frames) frames, offset \(offset)") }
+                if !ok { fatalError("Interleave.interleave or interleaveMeasuringPeaks is wrong for \(channels) channels, \(frames) frames, offset \(offset)") }
             }
         }
     }

@@ -77,6 +77,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// This cycle's port buffers, gathered before the block is processed.
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// One peak per input, measured by the fused record-and-meter kernel.
+    let peakScratch: UnsafeMutablePointer<Float>
     let state: UnsafeMutablePointer<RealtimeState>
 
     /// Drop events the writer may owe at once. A gap that goes on is one event, so this
@@ -105,6 +107,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         outputPorts = .allocate(capacity: max(1, outputs.count))
         inputBuffers = .allocate(capacity: max(1, configuration.inputs))
         outputBuffers = .allocate(capacity: max(1, configuration.outputs))
+        peakScratch = .allocate(capacity: max(1, configuration.inputs))
+        peakScratch.initialize(repeating: 0, count: max(1, configuration.inputs))
         for (i, p) in inputs.enumerated() { (inputPorts + i).initialize(to: p) }
         for (i, p) in outputs.enumerated() { (outputPorts + i).initialize(to: p) }
         state = .allocate(capacity: 1)
@@ -129,6 +133,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         outputPorts.deallocate()
         inputBuffers.deallocate()
         outputBuffers.deallocate()
+        peakScratch.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -218,10 +223,20 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// benchmarks and tests that drive the callback's code offline.
     public func process(inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
                         frames n: Int) {
-        inputBuffers.update(from: inputs, count: configuration.inputs)
-        outputBuffers.update(from: outputs, count: configuration.outputs)
+        bind(inputs: inputs, outputs: outputs)
         processBlock(frames: n)
     }
+
+    /// Points the engine at caller-owned buffers (`configuration.inputs` and `.outputs` of
+    /// them) for `processBound(frames:)`: the part of a cycle that stands for gathering
+    /// JACK's port buffers, done once, so that a benchmark times only the block processing.
+    public func bind(inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
+        inputBuffers.update(from: inputs, count: configuration.inputs)
+        outputBuffers.update(from: outputs, count: configuration.outputs)
+    }
+
+    /// Processes one block of the buffers last given to `bind(inputs:outputs:)`.
+    public func processBound(frames n: Int) { processBlock(frames: n) }
 
     /// Records, meters and plays one block from `inputBuffers` to `outputBuffers`.
     @inline(__always)
@@ -237,11 +252,17 @@ public final class RealtimeEngine: @unchecked Sendable {
         let counted = Int(max(0, min(Int64(n), s.pointee.frameLimit - start)))
 
         if counted > 0 && configuration.inputs > 0 {
-            if let levelRingRef {
-                levelRingRef._withUnsafeGuaranteedRef { pushPeaks($0, startFrame: start, frames: counted) }
-            }
+            // Recording and metering share one pass over the inputs when both run.
+            var measured = false
             if let audioRingRef {
-                audioRingRef._withUnsafeGuaranteedRef { pushAudio($0, startFrame: start, frames: counted) }
+                measured = audioRingRef._withUnsafeGuaranteedRef {
+                    pushAudio($0, startFrame: start, frames: counted, measuringPeaks: levelRingRef != nil)
+                }
+            }
+            if let levelRingRef {
+                levelRingRef._withUnsafeGuaranteedRef {
+                    pushPeaks($0, startFrame: start, frames: counted, alreadyMeasured: measured)
+                }
             }
         }
         if configuration.outputs > 0 { playTone(frames: n) }
@@ -254,22 +275,28 @@ public final class RealtimeEngine: @unchecked Sendable {
         }
     }
 
+    /// Publishes this block's peaks: the ones `pushAudio` measured on the way into the
+    /// audio ring (`alreadyMeasured`, in `peakScratch`), or measured here.
     @inline(__always)
-    func pushPeaks(_ ring: SPSCRing<PeakRecord>, startFrame: Int64, frames: Int) {
+    func pushPeaks(_ ring: SPSCRing<PeakRecord>, startFrame: Int64, frames: Int, alreadyMeasured: Bool) {
         let region = ring.writableRegions(upTo: 1)
         guard region.count == 1 else {
             signals.droppedLevelBlocks.add(1, ordering: .relaxed)
             return
         }
+        let slot = region.first
         for c in 0..<configuration.inputs {
-            region.first[c] = PeakRecord(startFrame: startFrame, frameCount: Int32(frames),
-                                         peak: Peak.of(inputBuffers[c], count: frames))
+            let peak = alreadyMeasured ? peakScratch[c] : Peak.of(inputBuffers[c], count: frames)
+            slot[c] = PeakRecord(startFrame: startFrame, frameCount: Int32(frames), peak: peak)
         }
         ring.commitWrite(1)
     }
 
+    /// Moves the block into the audio ring, whole or not at all; with `measuringPeaks`,
+    /// also leaves every input's peak in `peakScratch`. Returns whether it did (false when
+    /// the block was dropped or not measured).
     @inline(__always)
-    func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int) {
+    func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int, measuringPeaks: Bool) -> Bool {
         let s = state
         let region = ring.writableRegions(upTo: frames)
         // Whole block or nothing; and a gap must be announced before any audio after it,
@@ -278,16 +305,29 @@ public final class RealtimeEngine: @unchecked Sendable {
             if s.pointee.pendingDropCount == 0 { s.pointee.pendingDropStart = startFrame }
             s.pointee.pendingDropCount += Int64(frames)
             signals.droppedFrames.add(frames, ordering: .relaxed)
-            return
+            return false
         }
         let channels = configuration.inputs
-        Interleave.interleave(from: inputBuffers, channels: channels, sourceOffset: 0,
-                              frames: region.firstCount, into: region.first)
-        if region.secondCount > 0 {
-            Interleave.interleave(from: inputBuffers, channels: channels, sourceOffset: region.firstCount,
-                                  frames: region.secondCount, into: region.second)
+        if measuringPeaks {
+            let peaks = peakScratch
+            for c in 0..<channels { peaks[c] = 0 }
+            Interleave.interleaveMeasuringPeaks(from: inputBuffers, channels: channels, sourceOffset: 0,
+                                                frames: region.firstCount, into: region.first, peaks: peaks)
+            if region.secondCount > 0 {
+                Interleave.interleaveMeasuringPeaks(from: inputBuffers, channels: channels,
+                                                    sourceOffset: region.firstCount, frames: region.secondCount,
+                                                    into: region.second, peaks: peaks)
+            }
+        } else {
+            Interleave.interleave(from: inputBuffers, channels: channels, sourceOffset: 0,
+                                  frames: region.firstCount, into: region.first)
+            if region.secondCount > 0 {
+                Interleave.interleave(from: inputBuffers, channels: channels, sourceOffset: region.firstCount,
+                                      frames: region.secondCount, into: region.second)
+            }
         }
         ring.commitWrite(frames)
+        return measuringPeaks
     }
 
     @inline(__always)
