@@ -108,8 +108,9 @@ final class Session {
             toneStatus = ToneStatusLine()
             toneStatus?.show(tone.description)
         }
+        let tick = levels != nil || keyboard != nil ? RunCommand.tick : RunCommand.quietTick
         while true {
-            usleep(RunCommand.tick)
+            usleep(tick)
             flushMessages()
             if let keyboard, toneFadingSince == nil {
                 var quit = false

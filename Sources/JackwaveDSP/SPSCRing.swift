@@ -30,11 +30,11 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Creates a ring that holds at least `minimumCapacity` slots of `width` elements, every
     /// element all-zero bits (0.0 for `Float`, a zero `PeakRecord` or `DropEvent`).
     ///
-    /// The storage is an anonymous mapping, populated at once (`MAP_POPULATE`: the kernel
-    /// supplies zeroed pages now, so no page fault waits for the realtime thread, and no
-    /// pass over tens of megabytes is needed to touch them) and locked in memory where the
-    /// limits allow (`mlock`; without the privilege a ring can still be paged out under
-    /// memory pressure, as in any unprivileged audio program).
+    /// The storage is `PinnedMemory`: every page exists before the first cycle (the kernel
+    /// supplies them zeroed, with no pass over tens of megabytes to touch them), so no page
+    /// fault waits for the realtime thread, and it is locked in memory where the limits
+    /// allow (without the privilege a ring can still be paged out under memory pressure,
+    /// as in any unprivileged audio program).
     public init(minimumCapacity: Int, width: Int) {
         precondition(width > 0 && minimumCapacity > 0)
         var cap = 1
@@ -43,18 +43,14 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         self.capacity = cap
         self.mask = cap - 1
         byteCount = cap * width * MemoryLayout<Element>.stride
-        guard let mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
-              mapping != UnsafeMutableRawPointer(bitPattern: -1) else {
-            fatalError("SPSCRing: cannot map \(byteCount) bytes")
-        }
-        _ = mlock(mapping, byteCount)
+        let mapping = PinnedMemory.allocate(byteCount: byteCount)
         storage = mapping.bindMemory(to: Element.self, capacity: cap * width)
     }
 
     /// Bytes mapped for `storage`.
     let byteCount: Int
 
-    deinit { munmap(storage, byteCount) }
+    deinit { PinnedMemory.release(storage, byteCount: byteCount) }
 
     /// Slots the producer may write now. Producer thread only.
     @inlinable @inline(__always)

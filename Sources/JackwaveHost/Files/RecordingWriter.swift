@@ -16,11 +16,17 @@ public final class RecordingWriter: @unchecked Sendable {
         case running = 0, drainThenStop = 1, stopNow = 2
     }
 
-    /// Sleep when the ring is empty: 20 ms is 1/500 of the default 10 s ring, so the ring
-    /// never fills on account of the sleep, and the thread wakes only 50 times a second.
-    static let pollInterval: UInt32 = 20_000
-    /// Header refresh period: the most audio a crash can hide from readers.
-    public static let headerInterval: Double = 0.5
+    /// Longest sleep when the ring is empty: 100 ms, 1/100 of the default 10 s ring. A
+    /// wake-up costs tens of microseconds of CPU on a virtual machine (a timer and a
+    /// reschedule), so the thread wakes 10 times a second: at 50, the wake-ups were most
+    /// of the writer's cost at 2 channels.
+    static let longestPoll: UInt32 = 100_000
+    /// Sleep when the ring is empty: `longestPoll`, or an eighth of a smaller ring's length
+    /// (`--buffer`), so the sleep never lets the ring fill; at least 1 ms.
+    let pollInterval: UInt32
+    /// Header refresh period. The most audio a crash can hide from readers is this plus
+    /// one `longestPoll` (audio not yet handed to the file): 0.4 + 0.1 = half a second.
+    public static let headerInterval: Double = 0.4
 
     let pipeline: RecordingPipeline
     let ring: SPSCRing<Float>
@@ -57,6 +63,8 @@ public final class RecordingWriter: @unchecked Sendable {
         self.channels = pipeline.files.spec.channels
         self.inputRate = pipeline.files.spec.inputRate
         self.stallMicroseconds = stallMicroseconds
+        let ringMicroseconds = Double(ring.capacity) / Double(pipeline.files.spec.inputRate) * 1e6
+        pollInterval = UInt32(min(Double(Self.longestPoll), max(1000, ringMicroseconds / 8)))
         zeros = .allocate(capacity: Self.zeroFrames * channels)
         zeros.initialize(repeating: 0, count: Self.zeroFrames * channels)
     }
@@ -109,7 +117,7 @@ public final class RecordingWriter: @unchecked Sendable {
                 pipeline.files.updateHeader()
                 lastHeader = Date()
             }
-            if !progressed { usleep(Self.pollInterval) }
+            if !progressed { usleep(pollInterval) }
         }
         // After a failure the files are closed as they are; otherwise the resampler's tail
         // is flushed first, and the length made exact.
