@@ -54,42 +54,78 @@ public enum Interleave {
     static func interleaveTiled(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                 sourceOffset: Int, frames: Int,
                                 into destination: UnsafeMutablePointer<Float>) {
+        forEachTile(channels: channels, frames: frames) { c, f in
+            _ = moveTile(from: sources, channel: c, frame: sourceOffset &+ f,
+                         into: destination + (f &* channels &+ c), stride: channels)
+        }
+        interleaveLeftovers(from: sources, channels: channels, sourceOffset: sourceOffset, frames: frames,
+                            into: destination)
+    }
+
+    /// Calls `body(channel, frame)` for the first channel and frame of every whole tile of
+    /// 4 channels × 8 frames, rows of frames outermost (see `interleaveTiled` for why).
+    /// The closure is not escaping and is inlined: nothing is allocated.
+    @inlinable @inline(__always)
+    static func forEachTile(channels: Int, frames: Int, _ body: (_ channel: Int, _ frame: Int) -> Void) {
         let tiledChannels = channels & ~3
         let tiledFrames = frames & ~7
-        let n = channels
         var f = 0
         while f < tiledFrames {
-            let row = destination + f &* n
-            let at = sourceOffset &+ f
             var c = 0
             while c < tiledChannels {
-                let s0 = sources[c] + at, s1 = sources[c &+ 1] + at
-                let s2 = sources[c &+ 2] + at, s3 = sources[c &+ 3] + at
-                let a = load4(s0), b = load4(s1), d = load4(s2), e = load4(s3)
-                store4(SIMD4(a[0], b[0], d[0], e[0]), row + c)
-                store4(SIMD4(a[1], b[1], d[1], e[1]), row + (n &+ c))
-                store4(SIMD4(a[2], b[2], d[2], e[2]), row + (2 &* n &+ c))
-                store4(SIMD4(a[3], b[3], d[3], e[3]), row + (3 &* n &+ c))
-                let a2 = load4(s0 + 4), b2 = load4(s1 + 4), d2 = load4(s2 + 4), e2 = load4(s3 + 4)
-                store4(SIMD4(a2[0], b2[0], d2[0], e2[0]), row + (4 &* n &+ c))
-                store4(SIMD4(a2[1], b2[1], d2[1], e2[1]), row + (5 &* n &+ c))
-                store4(SIMD4(a2[2], b2[2], d2[2], e2[2]), row + (6 &* n &+ c))
-                store4(SIMD4(a2[3], b2[3], d2[3], e2[3]), row + (7 &* n &+ c))
+                body(c, f)
                 c &+= 4
-            }
-            while c < channels {
-                let s = sources[c] + at
-                for k in 0..<8 { row[k &* n &+ c] = s[k] }
-                c &+= 1
             }
             f &+= 8
         }
-        while f < frames {
-            let row = destination + f &* n
+    }
+
+    /// What the 4 × 8 tiles leave of a block: the last `channels % 4` channels of the tiled
+    /// frames, then every channel of the last `frames % 8` frames, sample by sample.
+    @inlinable @inline(__always)
+    static func interleaveLeftovers(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
+                                    sourceOffset: Int, frames: Int,
+                                    into destination: UnsafeMutablePointer<Float>) {
+        let tiledChannels = channels & ~3
+        let tiledFrames = frames & ~7
+        for c in tiledChannels..<channels {
+            let s = sources[c] + sourceOffset
+            for f in 0..<tiledFrames { destination[f &* channels &+ c] = s[f] }
+        }
+        for f in tiledFrames..<frames {
+            let row = destination + f &* channels
             for c in 0..<channels { row[c] = sources[c][sourceOffset &+ f] }
-            f &+= 1
         }
     }
+
+    /// Eight frames of four channels (`sources[channel ..< channel+4]` from `frame`) as
+    /// two 4 × 4 transposes: stores eight rows of four samples, `stride` samples apart from
+    /// `destination`, and returns them (one frame of the four channels each).
+    @inlinable @inline(__always)
+    static func moveTile(from sources: UnsafePointer<UnsafePointer<Float>>, channel c: Int, frame at: Int,
+                         into destination: UnsafeMutablePointer<Float>, stride n: Int) -> TileRows {
+        let s0 = sources[c] + at, s1 = sources[c &+ 1] + at
+        let s2 = sources[c &+ 2] + at, s3 = sources[c &+ 3] + at
+        let a = load4(s0), b = load4(s1), d = load4(s2), e = load4(s3)
+        let a2 = load4(s0 + 4), b2 = load4(s1 + 4), d2 = load4(s2 + 4), e2 = load4(s3 + 4)
+        let rows = TileRows(SIMD4(a[0], b[0], d[0], e[0]), SIMD4(a[1], b[1], d[1], e[1]),
+                            SIMD4(a[2], b[2], d[2], e[2]), SIMD4(a[3], b[3], d[3], e[3]),
+                            SIMD4(a2[0], b2[0], d2[0], e2[0]), SIMD4(a2[1], b2[1], d2[1], e2[1]),
+                            SIMD4(a2[2], b2[2], d2[2], e2[2]), SIMD4(a2[3], b2[3], d2[3], e2[3]))
+        store4(rows.0, destination)
+        store4(rows.1, destination + n)
+        store4(rows.2, destination + 2 &* n)
+        store4(rows.3, destination + 3 &* n)
+        store4(rows.4, destination + 4 &* n)
+        store4(rows.5, destination + 5 &* n)
+        store4(rows.6, destination + 6 &* n)
+        store4(rows.7, destination + 7 &* n)
+        return rows
+    }
+
+    /// The eight rows of a tile, one frame of four channels each.
+    @usableFromInline typealias TileRows = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>,
+                                            SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
     @inlinable @inline(__always)
     static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {

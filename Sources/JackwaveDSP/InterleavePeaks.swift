@@ -96,58 +96,29 @@ extension Interleave {
                                               sourceOffset: Int, frames: Int,
                                               into destination: UnsafeMutablePointer<Float>,
                                               peaks: UnsafeMutablePointer<Float>) {
+        forEachTile(channels: channels, frames: frames) { c, f in
+            let t = moveTile(from: sources, channel: c, frame: sourceOffset &+ f,
+                             into: destination + (f &* channels &+ c), stride: channels)
+            // Two chains of four, not one of eight. Each starts from a value that is never
+            // NaN (the stored peaks, zero), which `Peak.larger` needs to ignore NaNs.
+            let x = Peak.larger(Peak.larger(Peak.larger(Peak.larger(load4(peaks + c), Peak.magnitude(t.0)),
+                                                        Peak.magnitude(t.1)), Peak.magnitude(t.2)), Peak.magnitude(t.3))
+            let y = Peak.larger(Peak.larger(Peak.larger(Peak.larger(SIMD4(repeating: 0), Peak.magnitude(t.4)),
+                                                        Peak.magnitude(t.5)), Peak.magnitude(t.6)), Peak.magnitude(t.7))
+            store4(Peak.larger(x, y), peaks + c)
+        }
+        interleaveLeftovers(from: sources, channels: channels, sourceOffset: sourceOffset, frames: frames,
+                            into: destination)
         let tiledChannels = channels & ~3
         let tiledFrames = frames & ~7
-        let n = channels
-        var f = 0
-        while f < tiledFrames {
-            let row = destination + f &* n
-            let at = sourceOffset &+ f
-            var c = 0
-            while c < tiledChannels {
-                let s0 = sources[c] + at, s1 = sources[c &+ 1] + at
-                let s2 = sources[c &+ 2] + at, s3 = sources[c &+ 3] + at
-                let a = load4(s0), b = load4(s1), d = load4(s2), e = load4(s3)
-                let t0 = SIMD4(a[0], b[0], d[0], e[0]), t1 = SIMD4(a[1], b[1], d[1], e[1])
-                let t2 = SIMD4(a[2], b[2], d[2], e[2]), t3 = SIMD4(a[3], b[3], d[3], e[3])
-                store4(t0, row + c)
-                store4(t1, row + (n &+ c))
-                store4(t2, row + (2 &* n &+ c))
-                store4(t3, row + (3 &* n &+ c))
-                let a2 = load4(s0 + 4), b2 = load4(s1 + 4), d2 = load4(s2 + 4), e2 = load4(s3 + 4)
-                let t4 = SIMD4(a2[0], b2[0], d2[0], e2[0]), t5 = SIMD4(a2[1], b2[1], d2[1], e2[1])
-                let t6 = SIMD4(a2[2], b2[2], d2[2], e2[2]), t7 = SIMD4(a2[3], b2[3], d2[3], e2[3])
-                store4(t4, row + (4 &* n &+ c))
-                store4(t5, row + (5 &* n &+ c))
-                store4(t6, row + (6 &* n &+ c))
-                store4(t7, row + (7 &* n &+ c))
-                // Two chains of four, not one of eight. Each starts from a value that is
-                // never NaN (the stored peaks, zero), which `Peak.larger` needs to ignore NaNs.
-                let x = Peak.larger(Peak.larger(Peak.larger(Peak.larger(load4(peaks + c), Peak.magnitude(t0)),
-                                                            Peak.magnitude(t1)), Peak.magnitude(t2)), Peak.magnitude(t3))
-                let y = Peak.larger(Peak.larger(Peak.larger(Peak.larger(SIMD4(repeating: 0), Peak.magnitude(t4)),
-                                                            Peak.magnitude(t5)), Peak.magnitude(t6)), Peak.magnitude(t7))
-                store4(Peak.larger(x, y), peaks + c)
-                c &+= 4
+        // What the tiles did not measure, by the vector kernel: the leftover frames of the
+        // tiled channels, and the whole block of the leftover channels (so every channel
+        // of a 3-channel block).
+        if frames > tiledFrames {
+            for c in 0..<tiledChannels {
+                peaks[c] = max(peaks[c], Peak.of(sources[c] + (sourceOffset &+ tiledFrames), count: frames &- tiledFrames))
             }
-            while c < channels {
-                let s = sources[c] + at
-                for k in 0..<8 { row[k &* n &+ c] = s[k] }
-                c &+= 1
-            }
-            f &+= 8
         }
-        while f < frames {
-            let row = destination + f &* n
-            for c in 0..<channels {
-                let x = sources[c][sourceOffset &+ f]
-                row[c] = x
-                if c < tiledChannels { peaks[c] = max(peaks[c], abs(x)) }
-            }
-            f &+= 1
-        }
-        // The channels left over from the 4-channel tiles (and so every channel of a 3-channel
-        // block) are measured apart, by the vector kernel, rather than sample by sample.
         for c in tiledChannels..<channels {
             peaks[c] = max(peaks[c], Peak.of(sources[c] + sourceOffset, count: frames))
         }
