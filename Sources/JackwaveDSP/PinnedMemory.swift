@@ -13,8 +13,8 @@ enum PinnedMemory {
     static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let populated = MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE
         // Populated and locked in one pass (`mlock` after `MAP_POPULATE` walked every page
-        // twice: a fifth of a 64-channel start-up). Over the memlock limit, `MAP_LOCKED`
-        // fails with EAGAIN: then populated only.
+        // twice: a fifth of a 64-channel start-up). Over the memlock limit `MAP_LOCKED`
+        // fails (EAGAIN); on that or any other failure, try once more populated only.
         var mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, populated | MAP_LOCKED, -1, 0)
         if mapping == MAP_FAILED {
             mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, populated, -1, 0)

@@ -1,6 +1,6 @@
 import Glibc
 
-/// A sine tone generator: an exact double-precision phase accumulator, raised-cosine fades
+/// A sine tone generator: a double-precision phase kept exact to one rounding, raised-cosine fades
 /// (start, stop, pause, resume) and click-free parameter changes.
 ///
 /// The phase is kept in cycles in `[0, 1)`: during fades and ramps it is advanced by
@@ -20,8 +20,10 @@ import Glibc
 /// stopping now (`stop()`, the end being `now + position`) are the same mechanism.
 ///
 /// Realtime safety: `process` and every setter allocate nothing, take no lock and make no
-/// syscall. The libm calls are `sin` (fades, and every 64th steady sample) and `cos`
-/// on finite `Double` arguments in `[0, 2π)`, and `floor` (phase reduction). glibc computes
+/// syscall. The libm calls are `sin` and `cos` (every faded sample; one pair per rotor
+/// anchor, every 1024th steady sample and where a steady stretch begins; eight pairs per
+/// frequency change) on finite `Double` arguments in `[0, 2π)`, and `floor` (phase
+/// reduction). glibc computes
 /// all three in registers with static tables or bit manipulation: no allocation, no lock,
 /// and no `errno` (`sin`/`cos` set it only for infinite arguments).
 public struct ToneGenerator: Sendable {
@@ -78,7 +80,7 @@ public struct ToneGenerator: Sendable {
     /// (one rotor stepping one frame at a time waited on its own previous result: 2.9 ns
     /// a sample). The lanes are re-anchored from the exact phase with one `sin`/`cos` on
     /// every frame that is a multiple of `rotorAnchorFrames` (and wherever a steady stretch
-    /// begins), so their rounding never builds up beyond ~1e-15 (a `Float` resolves 6e-8),
+    /// begins), so their rounding never builds up beyond ~1e-14 (a `Float` resolves 6e-8),
     /// and every sample depends only on its frame number and the anchor before it: the
     /// output is the same however the frames are split into `process` calls.
     var laneSin = Lanes(repeating: 0)
@@ -201,9 +203,11 @@ public struct ToneGenerator: Sendable {
     /// Writes `count` samples to `out` and advances the generator by `count` frames.
     /// Realtime-safe (see the type's note).
     ///
-    /// Two loops: a tight one while the tone is plainly on (full envelope, no ramp, no stop
-    /// inside the stretch) and a general one sample at a time otherwise; both compute the
-    /// same expression, so where one hands over to the other changes no sample.
+    /// Two loops: the rotor lanes while the tone is plainly on (full envelope, no ramp, no
+    /// stop inside the stretch) and a general one, sample by sample with `sin`, otherwise.
+    /// They round differently (by ~1e-13 at most, far below a `Float` step at any level
+    /// that matters), and which one makes a frame depends only on the generator's own
+    /// state at that frame, never on how the frames were split into calls.
     public mutating func process(into out: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0
         while i < count {

@@ -63,28 +63,31 @@ struct InterleavePeaksTests {
         }
     }
 
-    @Test("peaks accumulate over two calls, as for the two regions of a ring", arguments: [1, 2, 6, 16])
+    @Test("peaks accumulate over two calls, as for the two regions of a ring", arguments: [1, 2, 3, 6, 16])
     func peaksAccumulateAcrossCalls(channels: Int) {
-        let frames = 64, split = 24
+        // A split off the 8-frame steps (so both calls have scalar tails), and every channel's
+        // largest sample in the first call: a second call that overwrote would lose it.
+        let frames = 64, split = 21
         let sources = Sources(channels: channels, length: frames, seed: 7)
         defer { sources.release() }
+        for c in 0..<channels { sources.pointers[c][5 + c % 8] = c % 2 == 0 ? 1.5 : -1.5 }
         let first = sources.fused(offset: 0, frames: split, initialPeaks: [Float](repeating: 0, count: channels))
         let both = sources.fused(offset: split, frames: frames - split, initialPeaks: first.peaks)
         #expect(both.peaks == sources.separate(offset: 0, frames: frames).peaks)
     }
 
     @Test("a NaN sample is ignored and never hides a larger sample of its channel",
-          arguments: [1, 2, 4, 8])
+          arguments: [1, 2, 3, 4, 5, 8])
     func nanIsIgnored(channels: Int) {
-        let frames = 16
+        let frames = 19
         let sources = Sources(channels: channels, length: frames, seed: 3)
         defer { sources.release() }
         for c in 0..<channels {
             for f in 0..<frames { sources.pointers[c][f] = 0.25 }
-            // A NaN first, at the head of every accumulator chain, and the peak right after.
-            sources.pointers[c][0] = .nan
+            // NaNs where every accumulator chain starts (frames 0 and 4 of an 8-frame step,
+            // and of the next step), and in the scalar tail (17); the peak right after one.
+            for f in [0, 4, 9, 12, 17] { sources.pointers[c][f] = .nan }
             sources.pointers[c][1] = -0.75
-            sources.pointers[c][9] = .nan
         }
         let fused = sources.fused(offset: 0, frames: frames, initialPeaks: [Float](repeating: 0, count: channels))
         #expect(fused.peaks == [Float](repeating: 0.75, count: channels))

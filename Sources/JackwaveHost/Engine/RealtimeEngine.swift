@@ -57,8 +57,9 @@ struct RealtimeState {
 /// The realtime half of jackwave: everything the JACK process callback touches, allocated
 /// and touched before activation, reached from the callback through one opaque pointer.
 ///
-/// All stored properties are `let`: the callback mutates only `state` (its own) and the
-/// rings and atomics, which are built for it.
+/// All stored properties are `let`: the callback mutates only memory behind them that is
+/// its own (`state`, `peakScratch`, the port-buffer lists) and the rings and atomics, which
+/// are built for it.
 public final class RealtimeEngine: @unchecked Sendable {
     public let configuration: EngineConfiguration
     public let signals: EngineSignals

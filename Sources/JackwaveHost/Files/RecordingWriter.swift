@@ -25,7 +25,8 @@ public final class RecordingWriter: @unchecked Sendable {
     /// (`--buffer`), so the sleep never lets the ring fill; at least 1 ms.
     let pollInterval: UInt32
     /// Header refresh period. The most audio a crash can hide from readers is this plus
-    /// one `longestPoll` (audio not yet handed to the file): 0.4 + 0.1 = half a second.
+    /// one `longestPoll` (audio not yet handed to the file), plus scheduling: about half a
+    /// second (0.4 + 0.1).
     public static let headerInterval: Double = 0.4
 
     let pipeline: RecordingPipeline
