@@ -6,9 +6,7 @@ public enum SplitNaming {
     /// The path of piece `number` (from 1) of a recording asked for as `base`.
     public static func path(_ base: String, piece number: Int) -> String {
         let (stem, ext) = FileNames.stemAndExtension(base)
-        let digits = String(number)
-        let padded = String(repeating: "0", count: max(0, 3 - digits.count)) + digits
-        return stem + "-" + padded + ext
+        return stem + "-" + number.zeroPadded(3) + ext
     }
 
     /// Files that exist now and that a split recording of `base` could overwrite: every

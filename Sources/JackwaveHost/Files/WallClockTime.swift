@@ -40,13 +40,13 @@ public struct WallClockTime: Sendable, Equatable {
     /// Local date, `yyyy-mm-dd`.
     public var localDate: String {
         let f = local.tm
-        return "\(pad(Int(f.tm_year) + 1900, 4))-\(pad(Int(f.tm_mon) + 1, 2))-\(pad(Int(f.tm_mday), 2))"
+        return "\((Int(f.tm_year) + 1900).zeroPadded(4))-\((Int(f.tm_mon) + 1).zeroPadded(2))-\(Int(f.tm_mday).zeroPadded(2))"
     }
 
     /// Local time of day, `hh:mm:ss` (the second is truncated).
     public var localTime: String {
         let f = local.tm
-        return "\(pad(Int(f.tm_hour), 2)):\(pad(Int(f.tm_min), 2)):\(pad(Int(f.tm_sec), 2))"
+        return "\(Int(f.tm_hour).zeroPadded(2)):\(Int(f.tm_min).zeroPadded(2)):\(Int(f.tm_sec).zeroPadded(2))"
     }
 
     /// Seconds since local midnight, with the fraction.
@@ -61,11 +61,6 @@ public struct WallClockTime: Sendable, Equatable {
         let offset = local.offset
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        return "\(localDate)T\(localTime).\(pad(nanoseconds / 1_000_000, 3))\(sign)\(pad(minutes / 60, 2)):\(pad(minutes % 60, 2))"
-    }
-
-    private func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return String(repeating: "0", count: max(0, width - s.count)) + s
+        return "\(localDate)T\(localTime).\((nanoseconds / 1_000_000).zeroPadded(3))\(sign)\((minutes / 60).zeroPadded(2)):\((minutes % 60).zeroPadded(2))"
     }
 }
