@@ -10,8 +10,11 @@ import Testing
 /// a tone and exports levels. LLVM's RealtimeSanitizer, entered from the same trampoline,
 /// checks the same run independently.
 ///
-/// The binary checked is `$JACKWAVE_RELEASE_BINARY` (a `swift build -c release` build: what
-/// users run); without it, the debug binary beside the tests, with a note.
+/// rtcheck checks both builds: `$JACKWAVE_RELEASE_BINARY` (a `swift build -c release` build:
+/// what users run), when scripts/test built one, and the debug binary beside the tests (the
+/// stricter case: unoptimized Swift calls generic code, whose first use locks and allocates,
+/// unless the engine's warm-up has already run it). RealtimeSanitizer checks the release
+/// build, or the debug one without it.
 @Suite("Realtime safety of the process callback", .serialized)
 struct RealtimeSafetyTests {
     /// 64 frames at 48 kHz: 750 cycles a second, JACK's small-period regime.
@@ -57,10 +60,11 @@ struct RealtimeSafetyTests {
         #expect(site.contains("bad_client+0x") && site.contains("rtcheck_trampoline"), "\(site)")
     }
 
-    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles of recording, tone and levels")
-    func jackwaveIsClean() throws {
+    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles of recording, tone and levels",
+          arguments: RTCheckTools.buildsUnderTest())
+    func jackwaveIsClean(build: Build) throws {
         let tools = try RTCheckTools.shared.get()
-        let binary = RTCheckTools.binaryUnderTest()
+        let binary = (path: build.path, note: build.note)
         let path = "\(dir)/rtcheck.txt"
         // 8 channels: the general interleaver; --buffer 2: the ring wraps every 2.7 s.
         let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--channels", "8", "--port", "system:capture_*",
@@ -120,6 +124,18 @@ private struct RTCheckTools: Sendable {
     static var repositoryRoot: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
+    }
+
+    /// Every build there is to check: the release binary if scripts/test built one, and
+    /// the debug binary.
+    static func buildsUnderTest() -> [Build] {
+        var builds = [Build(name: "debug", path: Run.jackwave, note: nil)]
+        if let release = ProcessInfo.processInfo.environment["JACKWAVE_RELEASE_BINARY"], !release.isEmpty {
+            builds.insert(Build(name: "release", path: release, note: nil), at: 0)
+        } else {
+            builds[0].note = "JACKWAVE_RELEASE_BINARY not set: the release build users run is not checked"
+        }
+        return builds
     }
 
     /// The release binary if scripts/test built one, else the debug binary, with a note.
@@ -264,4 +280,12 @@ private struct RTCheckReport {
         }
         return "\(function) at \(lines[1])"
     }
+}
+
+/// One jackwave binary to check, named by its build configuration.
+struct Build: Sendable, CustomTestStringConvertible {
+    var name: String
+    var path: String
+    var note: String?
+    var testDescription: String { name }
 }

@@ -140,8 +140,9 @@ public final class RealtimeEngine: @unchecked Sendable {
     }
 
     /// Runs every path of the callback's code once, off the realtime thread, on a small
-    /// throwaway engine shaped like `configuration`: recording, a full audio ring (a drop,
-    /// then its publication), a full level ring, the tone and its stop. Swift instantiates
+    /// throwaway engine shaped like `configuration`: recording and metering in one pass, a
+    /// full audio ring (a drop, then its publication), a full level ring, the tone (steady
+    /// and not) and its stop. Swift instantiates
     /// generic metadata and caches protocol conformances on first use, under a lock and
     /// with allocation; doing it here, before `jack_activate`, keeps it out of the callback
     /// (an unoptimized build needs this most; the realtime-safety test checks both).
@@ -151,6 +152,9 @@ public final class RealtimeEngine: @unchecked Sendable {
         small.audioRingFrames = configuration.audioRingFrames > 0 ? frames : 0
         small.levelRingBlocks = configuration.levelRingBlocks > 0 ? 1 : 0
         small.frameLimit = Int64(frames * 6)
+        // No fade, so that the tone is steady from its second sample: the rotor lanes (SIMD
+        // vectors, generic code in an unoptimized build) run here, and across a block edge.
+        small.tone?.fadeSeconds = 0
         let engine = RealtimeEngine(configuration: small, inputs: [], outputs: [], sampleRate: sampleRate,
                                     signals: EngineSignals())
         let inputs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, small.inputs) * frames)
