@@ -15,6 +15,7 @@ public enum Interleave {
         switch channels {
         case 1: destination.update(from: sources[0] + sourceOffset, count: frames)
         case 2: interleaveStereo(sources[0] + sourceOffset, sources[1] + sourceOffset, frames: frames, into: destination)
+        case 3: interleaveTriple(from: sources, sourceOffset: sourceOffset, frames: frames, into: destination)
         default: interleaveTiled(from: sources, channels: channels, sourceOffset: sourceOffset, frames: frames,
                                  into: destination)
         }
@@ -80,17 +81,47 @@ public enum Interleave {
         }
     }
 
+    /// Three channels, four frames a step (`moveTriple`), then the leftover frames.
+    @inlinable @inline(__always)
+    static func interleaveTriple(from sources: UnsafePointer<UnsafePointer<Float>>, sourceOffset: Int, frames: Int,
+                                 into destination: UnsafeMutablePointer<Float>) {
+        let stepped = frames & ~3
+        var f = 0
+        while f < stepped {
+            _ = moveTriple(sources, offset: sourceOffset &+ f, into: destination + 3 &* f)
+            f &+= 4
+        }
+        interleaveLeftovers(from: sources, channels: 3, sourceOffset: sourceOffset, frames: frames,
+                            into: destination, fromFrame: stepped)
+    }
+
+    /// Three channels, four frames a step: three 4-sample loads become three 4-sample
+    /// stores (`a0 b0 c0 a1`, `b1 c1 a2 b2`, `c2 a3 b3 c3`), where a scalar loop does twelve.
+    /// Returns the loaded samples (four frames of each channel).
+    @inlinable @inline(__always)
+    static func moveTriple(_ sources: UnsafePointer<UnsafePointer<Float>>, offset: Int,
+                           into out: UnsafeMutablePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let a = load4(sources[0] + offset), b = load4(sources[1] + offset), c = load4(sources[2] + offset)
+        store4(SIMD4(a[0], b[0], c[0], a[1]), out)
+        store4(SIMD4(b[1], c[1], a[2], b[2]), out + 4)
+        store4(SIMD4(c[2], a[3], b[3], c[3]), out + 8)
+        return (a, b, c)
+    }
+
     /// What the 4 × 8 tiles leave of a block: the last `channels % 4` channels of the tiled
-    /// frames, then every channel of the last `frames % 8` frames, sample by sample.
+    /// frames, then every channel of the frames from `fromFrame` (by default the last
+    /// `frames % 8`), sample by sample.
     @inlinable @inline(__always)
     static func interleaveLeftovers(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                     sourceOffset: Int, frames: Int,
-                                    into destination: UnsafeMutablePointer<Float>) {
+                                    into destination: UnsafeMutablePointer<Float>, fromFrame: Int? = nil) {
         let tiledChannels = channels & ~3
-        let tiledFrames = frames & ~7
-        for c in tiledChannels..<channels {
-            let s = sources[c] + sourceOffset
-            for f in 0..<tiledFrames { destination[f &* channels &+ c] = s[f] }
+        let tiledFrames = fromFrame ?? frames & ~7
+        if fromFrame == nil {
+            for c in tiledChannels..<channels {
+                let s = sources[c] + sourceOffset
+                for f in 0..<tiledFrames { destination[f &* channels &+ c] = s[f] }
+            }
         }
         for f in tiledFrames..<frames {
             let row = destination + f &* channels
