@@ -91,8 +91,8 @@ public enum Interleave {
             _ = moveTriple(sources, offset: sourceOffset &+ f, into: destination + 3 &* f)
             f &+= 4
         }
-        interleaveLeftovers(from: sources, channels: 3, sourceOffset: sourceOffset, frames: frames,
-                            into: destination, fromFrame: stepped)
+        interleaveFrames(from: sources, channels: 3, sourceOffset: sourceOffset, frames: stepped..<frames,
+                         into: destination)
     }
 
     /// Three channels, four frames a step: three 4-sample loads become three 4-sample
@@ -109,21 +109,26 @@ public enum Interleave {
     }
 
     /// What the 4 × 8 tiles leave of a block: the last `channels % 4` channels of the tiled
-    /// frames, then every channel of the frames from `fromFrame` (by default the last
-    /// `frames % 8`), sample by sample.
+    /// frames, then every channel of the last `frames % 8` frames, sample by sample.
     @inlinable @inline(__always)
     static func interleaveLeftovers(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                     sourceOffset: Int, frames: Int,
-                                    into destination: UnsafeMutablePointer<Float>, fromFrame: Int? = nil) {
-        let tiledChannels = channels & ~3
-        let tiledFrames = fromFrame ?? frames & ~7
-        if fromFrame == nil {
-            for c in tiledChannels..<channels {
-                let s = sources[c] + sourceOffset
-                for f in 0..<tiledFrames { destination[f &* channels &+ c] = s[f] }
-            }
+                                    into destination: UnsafeMutablePointer<Float>) {
+        let tiledFrames = frames & ~7
+        for c in (channels & ~3)..<channels {
+            let s = sources[c] + sourceOffset
+            for f in 0..<tiledFrames { destination[f &* channels &+ c] = s[f] }
         }
-        for f in tiledFrames..<frames {
+        interleaveFrames(from: sources, channels: channels, sourceOffset: sourceOffset, frames: tiledFrames..<frames,
+                         into: destination)
+    }
+
+    /// Every channel of the frames in `range`, sample by sample (the tail a vector loop leaves).
+    @inlinable @inline(__always)
+    static func interleaveFrames(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
+                                 sourceOffset: Int, frames range: Range<Int>,
+                                 into destination: UnsafeMutablePointer<Float>) {
+        for f in range {
             let row = destination + f &* channels
             for c in 0..<channels { row[c] = sources[c][sourceOffset &+ f] }
         }

@@ -115,8 +115,8 @@ extension Interleave {
         pa = Peak.larger(pa, qa)
         pb = Peak.larger(pb, qb)
         pc = Peak.larger(pc, qc)
-        interleaveLeftovers(from: sources, channels: 3, sourceOffset: sourceOffset, frames: frames,
-                            into: destination, fromFrame: stepped)
+        interleaveFrames(from: sources, channels: 3, sourceOffset: sourceOffset, frames: stepped..<frames,
+                         into: destination)
         peaks[0] = max(peaks[0], Peak.largestLane(pa))
         peaks[1] = max(peaks[1], Peak.largestLane(pb))
         peaks[2] = max(peaks[2], Peak.largestLane(pc))
