@@ -49,8 +49,13 @@ struct RecordEndToEndTests {
         let path = dir + "/summary.wav"
         let run = try Run.jackwave(["--record", path, "--duration", "0.5"], server: server.name)
         #expect(run.status == 0)
-        #expect(run.stderr.contains("jackwave: recorded \(path): 0.500 s, 24000 frames, 2 channels, 0 xruns, 0 dropped frames"),
-                "\(run.stderr)")
+        // The xrun count is the server's to decide: a dummy server on a loaded 2-core machine
+        // may report one during a run, so only its form is fixed here. Frames and drops are
+        // jackwave's own and must be exact.
+        let line = run.stderr.split(separator: "\n").first { $0.hasPrefix("jackwave: recorded ") }.map(String.init) ?? ""
+        let pattern = #/jackwave: recorded (.+): 0\.500 s, 24000 frames, 2 channels, \d+ xruns, 0 dropped frames/#
+        let match = line.wholeMatch(of: pattern)
+        #expect(match?.1 == path[...], "\(run.stderr)")
     }
 
     @Test("Ctrl-C finalizes the file and exits 0")
