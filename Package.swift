@@ -4,7 +4,8 @@ import PackageDescription
 /// jackwave: a realtime JACK recorder, tone generator and level meter.
 ///
 /// Layering, from the bottom up:
-/// - `CJack`, `CSndfile`, `CSoxr`, `CCairo`: thin system-library shims over Debian's C libraries.
+/// - `CJack`, `CSndfile`, `CSoxr`, `CCairo`: thin system-library shims over Debian's C libraries;
+///   `CFileSpace`: the one libc call Swift's Glibc module does not declare (`fallocate`).
 /// - `JackwaveDSP`: pure DSP and lock-free plumbing (no Foundation, no JACK); runs
 ///   unchanged inside the realtime callback and offline.
 /// - `JackwaveHost`: the JACK client, the realtime engine, the sound-file writer thread.
@@ -26,8 +27,11 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
 
+        /// Disk-space reservation for recordings (`fallocate`), a C function of one line.
+        .target(name: "CFileSpace"),
+
         .target(name: "JackwaveDSP"),
-        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr"]),
+        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr", "CFileSpace"]),
         .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread

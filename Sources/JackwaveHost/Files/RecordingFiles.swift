@@ -60,6 +60,7 @@ public final class RecordingFiles: @unchecked Sendable {
             framesInPiece += Int64(wrote)
             done += wrote
             if wrote < n { return fail("\(file.path): write failed: \(file.lastError)") }
+            file.keepSpaceReserved()
         }
         return true
     }

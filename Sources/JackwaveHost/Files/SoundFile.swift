@@ -3,9 +3,15 @@ import CSndfile
 /// An open sound file: the one place where jackwave calls libsndfile.
 ///
 /// Every method wraps one `sf_*` function, named in its doc line. Frames are interleaved
-/// 32-bit floats, as JACK delivers them.
+/// 32-bit floats, as JACK delivers them. A file being written is opened by jackwave itself
+/// and handed to libsndfile as a descriptor, so that disk space can be reserved ahead of
+/// its end (`keepSpaceReserved`).
 public final class SoundFile {
     private var handle: OpaquePointer?
+    /// The descriptor of a file being written (nil when reading); closed by `close` after
+    /// `sf_close`, once the blocks reserved past the end are given back.
+    private var descriptor: FileDescriptor?
+    private var reservation = SpaceReservation()
     /// Channels per frame.
     public let channels: Int
     /// Frames per second.
@@ -32,7 +38,7 @@ public final class SoundFile {
     }
 
     /// Creates (or truncates) `path` for writing: `sf_format_check` (see `canWrite`), then
-    /// `sf_open` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
+    /// `open` (`FileDescriptor.create`) and `sf_open_fd` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
     /// (`SFC_SET_CLIPPING`) instead of wrapping, and an RF64 file stays plain WAV while it is
     /// under 4 GB (`SFC_RF64_AUTO_DOWNGRADE`) unless `rf64AutoDowngrade` is false.
     public init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int,
@@ -44,10 +50,13 @@ public final class SoundFile {
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
         info.format = format
-        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
+        let fd = try FileDescriptor.create(path)
+        guard let h = sf_open_fd(fd.rawValue, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            fd.close()
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
         handle = h
+        descriptor = fd
         self.channels = channels
         self.sampleRate = sampleRate
         self.frames = 0
@@ -96,6 +105,15 @@ public final class SoundFile {
         return Int(sf_writef_float(handle, frames, sf_count_t(count)))
     }
 
+    /// Keeps disk space reserved ahead of the end of a file being written (see
+    /// `SpaceReservation`). Call after writes; it makes a system call only when half a
+    /// chunk has been written since the last reservation (and `fstat` otherwise).
+    public func keepSpaceReserved() {
+        guard let descriptor, reservation.isActive, let size = descriptor.size,
+              let range = reservation.rangeToReserve(fileSize: size) else { return }
+        if !descriptor.reserve(range) { reservation.refused() }
+    }
+
     /// `sf_readf_float`: reads up to `count` interleaved frames; returns frames read.
     public func read(into frames: UnsafeMutablePointer<Float>, count: Int) -> Int {
         guard let handle else { return 0 }
@@ -123,12 +141,18 @@ public final class SoundFile {
     }
 
     /// `sf_close`: flushes, finalizes the header and closes; returns libsndfile's reason if
-    /// that failed (a full disk can hit the last write here). Safe to call twice.
+    /// that failed (a full disk can hit the last write here). A written file then gives back
+    /// the blocks reserved past its end and its descriptor is closed. Safe to call twice.
     @discardableResult
     public func close() -> String? {
         guard let handle else { return nil }
         self.handle = nil
         let result = sf_close(handle)
+        if let descriptor {
+            descriptor.releaseReservedBlocks()
+            descriptor.close()
+            self.descriptor = nil
+        }
         return result == 0 ? nil : String(cString: sf_error_number(result))
     }
 }
