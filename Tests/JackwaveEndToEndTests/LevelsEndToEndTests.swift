@@ -64,13 +64,14 @@ struct LevelsEndToEndTests {
 
     @Test("a reader that goes away ends the run with exit 1 and one line saying so")
     func closedPipe() throws {
-        let script = "\"$0\" --levels - --no-meter --channels 1 --duration 5 | head -c 20 >/dev/null; "
+        // A run that ignored the closed pipe would last its whole 30 s.
+        let script = "\"$0\" --levels - --no-meter --channels 1 --duration 30 | head -c 20 >/dev/null; "
             + "echo \"status=${PIPESTATUS[0]}\""
         let started = Date()
         let run = try Run.tool("/bin/bash", ["-c", script, Run.jackwave], server: server.name)
         #expect(run.stdout.contains("status=1"), "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("levels: writing stdout failed: Broken pipe"), "\(run.stderr)")
-        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(Date().timeIntervalSince(started) < 10)
     }
 
     @Test("the meter draws bars and the strip in a real terminal, and Ctrl-C leaves the cursor shown",
@@ -90,7 +91,7 @@ struct LevelsEndToEndTests {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             screen = try tmux(["capture-pane", "-p"])
-            if screen.contains("in_1 ██") && screen.contains("xruns") && stripRows(screen) >= 2 { break }
+            if screen.contains("in_1 ██") && screen.contains("-20.0 dB") && stripRows(screen) == 4 { break }
             usleep(100_000)
         }
         #expect(screen.contains("in_1 ██"), "\(screen)")

@@ -76,8 +76,9 @@ struct RecordEndToEndTests {
     @Test("SIGTERM stops like Ctrl-C")
     func terminateFinalizes() throws {
         let path = dir + "/terminated.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "--manual"], server: server.name)
-        usleep(800_000)
+        let run = try Run.start(Run.jackwave, ["--record", path, "--manual", "--print-start"], server: server.name)
+        #expect(run.waitForStderr("first frame at"))
+        usleep(300_000)
         run.signal(SIGTERM)
         let out = run.finish(timeout: 10)
         #expect(out.status == 0, "\(out.stderr)")
@@ -93,8 +94,8 @@ struct RecordEndToEndTests {
         let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_1"], server: own.name)
         #expect(run.waitForStderr("connected"))
         usleep(1_000_000)
+        own.crash()   // returns once the server is gone (reaped)
         let killedAt = Date()
-        own.crash()
         defer { own.reclaimAfterCrash() }
         // jackwave says so within one 20 ms main-loop tick of JACK's shutdown notification;
         // finalizing the file and exiting may take longer on a loaded machine.
@@ -116,11 +117,12 @@ struct RecordEndToEndTests {
         let source = try server.startTestSource(channels: 1)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/manual.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "--manual", "-c", "1", "-n", "wired"], server: server.name)
-        usleep(500_000)
-        _ = try Run.tool("/usr/bin/jack_connect", ["src:out_1", "wired:in_1"], server: server.name)
+        let run = try Run.start(Run.jackwave, ["--record", path, "--manual", "-c", "1", "-n", "wired", "--print-start"],
+                                server: server.name)
+        #expect(run.waitForStderr("first frame at"))
+        #expect(try Run.tool("/usr/bin/jack_connect", ["src:out_1", "wired:in_1"], server: server.name, timeout: 10).status == 0)
         #expect(run.waitForStderr("connected src:out_1 -> wired:in_1"))
-        _ = try Run.tool("/usr/bin/jack_disconnect", ["src:out_1", "wired:in_1"], server: server.name)
+        #expect(try Run.tool("/usr/bin/jack_disconnect", ["src:out_1", "wired:in_1"], server: server.name, timeout: 10).status == 0)
         #expect(run.waitForStderr("disconnected src:out_1 -> wired:in_1"))
         run.signal(SIGINT)
         #expect(run.finish(timeout: 10).status == 0)

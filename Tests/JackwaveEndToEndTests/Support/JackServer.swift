@@ -17,7 +17,7 @@ final class JackServer: @unchecked Sendable {
                                                    "-C", "\(capturePorts)", "-P", "\(playbackPorts)"], server: nil)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name), out.status == 0,
+            if let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5), out.status == 0,
                out.stdout.contains("system:capture_1") || capturePorts == 0 {
                 return
             }
@@ -54,7 +54,7 @@ final class JackServer: @unchecked Sendable {
     func reclaimAfterCrash() {
         guard let again = try? Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-C", "0", "-P", "0"], server: nil) else { return }
         let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, (try? Run.tool("/usr/bin/jack_lsp", [], server: name).status) != 0 { usleep(50_000) }
+        while Date() < deadline, (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5).status) != 0 { usleep(50_000) }
         again.signal(SIGTERM)
         _ = again.finish(timeout: 5)
     }

@@ -164,8 +164,11 @@ enum Run {
             let deadline = Date().addingTimeInterval(timeout)
             while isRunning && Date() < deadline { usleep(10_000) }
             if isRunning { kill(pid, SIGKILL) }
-            while isRunning { usleep(10_000) }
-            group.wait()
+            let killDeadline = Date().addingTimeInterval(10)
+            while isRunning && Date() < killDeadline { usleep(10_000) }
+            // Bounded: a grandchild that outlives the process (a pipeline's other end) can
+            // hold its pipes open; what was read by then is returned.
+            _ = group.wait(timeout: .now() + 10)
             lock.lock(); defer { lock.unlock() }
             return Output(status: exitStatus ?? -1,
                           stdout: String(decoding: outData, as: UTF8.self),
