@@ -48,7 +48,7 @@ private struct Sources {
 @Suite("Interleave while measuring peaks")
 struct InterleavePeaksTests {
     @Test("the fused kernel writes what interleave writes and measures what Peak.of measures",
-          arguments: [1, 2, 3, 4, 5, 8, 17, 64])
+          arguments: [1, 2, 3, 4, 5, 6, 7, 8, 17, 64, 66])
     func fusedEqualsSeparate(channels: Int) {
         for frames in [0, 1, 3, 7, 8, 9, 31, 64, 65, 256] {
             for offset in [0, 1, 5] {
@@ -77,7 +77,7 @@ struct InterleavePeaksTests {
     }
 
     @Test("a NaN sample is ignored and never hides a larger sample of its channel",
-          arguments: [1, 2, 3, 4, 5, 8])
+          arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func nanIsIgnored(channels: Int) {
         let frames = 19
         let sources = Sources(channels: channels, length: frames, seed: 3)

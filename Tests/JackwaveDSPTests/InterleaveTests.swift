@@ -7,7 +7,7 @@ private func sample(_ c: Int, _ f: Int) -> Float { Float(c * 100_000 + f) }
 @Suite("Interleave")
 struct InterleaveTests {
     @Test("interleave then deinterleave gives back every channel, reading from a source offset",
-          arguments: [1, 2, 3, 8])
+          arguments: [1, 2, 3, 4, 5, 6, 7, 8, 13, 66])
     func interleaveRoundTrip(channels: Int) {
         let offset = 5, frames = 257, total = offset + frames
         let sources: [UnsafeMutablePointer<Float>] = (0..<channels).map { c in
@@ -21,7 +21,8 @@ struct InterleaveTests {
             return p
         }
         defer { (sources + outputs).forEach { $0.deallocate() } }
-        var interleaved = [Float](repeating: .nan, count: channels * frames)
+        // Four sentinels past the end: a tile that overlaps its neighbour must not run past the block.
+        var interleaved = [Float](repeating: .nan, count: channels * frames + 4)
 
         let readOnly = sources.map { UnsafePointer($0) }
         readOnly.withUnsafeBufferPointer { srcs in
@@ -36,6 +37,7 @@ struct InterleaveTests {
             layoutOK = false
         } }
         #expect(layoutOK)
+        #expect(interleaved[(channels * frames)...].allSatisfy { $0.isNaN })
 
         outputs.withUnsafeBufferPointer { dsts in
             interleaved.withUnsafeBufferPointer { src in
