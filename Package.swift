@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// Layering, from the bottom up:
 /// - `CJack`, `CSndfile`, `CSoxr`, `CCairo`: thin system-library shims over Debian's C libraries;
-///   `CFileSpace`: the one libc call Swift's Glibc module does not declare (`fallocate`).
+///   `CGlibcExtras`: the glibc calls Swift's Glibc module does not declare (`fallocate`,
+///   `pthread_setname_np`).
 /// - `JackwaveDSP`: pure DSP and lock-free plumbing (no Foundation, no JACK); runs
 ///   unchanged inside the realtime callback and offline.
 /// - `JackwaveHost`: the JACK client, the realtime engine, the sound-file writer thread.
@@ -27,11 +28,11 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
 
-        /// Disk-space reservation for recordings (`fallocate`), a C function of one line.
-        .target(name: "CFileSpace"),
+        /// Two one-line C functions: disk-space reservation for recordings, thread names.
+        .target(name: "CGlibcExtras"),
 
         .target(name: "JackwaveDSP"),
-        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr", "CFileSpace"]),
+        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr", "CGlibcExtras"]),
         .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread

@@ -70,6 +70,7 @@ final class Session {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
             writer?.start()
             try client.activate()
+            client.nameProcessThread("jackwave-rt")
             SignalTrap.receiveOnMainThread()
         } catch {
             Console.error(error.message)

@@ -128,6 +128,20 @@ struct RecordEndToEndTests {
         #expect(run.finish(timeout: 10).status == 0)
     }
 
+    @Test("the process and writer threads carry names that top -H shows")
+    func threadNames() throws {
+        let path = dir + "/named.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "-c", "1", "--manual", "--print-start"], server: server.name)
+        #expect(run.waitForStderr("first frame at"))
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.pid)/task")) ?? []
+        let names = Set(tasks.compactMap { try? String(contentsOfFile: "/proc/\(run.pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        run.signal(SIGINT)
+        #expect(run.finish(timeout: 10).status == 0)
+        #expect(names.contains("jackwave-rt"), "\(names)")
+        #expect(names.contains("jackwave-writer"), "\(names)")
+    }
+
     @Test("an existing file is refused without --force and left untouched")
     func existingFileRefused() throws {
         let path = dir + "/existing.wav"

@@ -1,4 +1,4 @@
-import CFileSpace
+import CGlibcExtras
 import Glibc
 
 /// An open file descriptor of a file being written: the one place where jackwave calls the
@@ -21,7 +21,7 @@ struct FileDescriptor {
         return fstat(rawValue, &info) == 0 ? Int64(info.st_size) : nil
     }
 
-    /// `fallocate` with `FALLOC_FL_KEEP_SIZE` (through `CFileSpace`): reserves disk blocks for
+    /// `fallocate` with `FALLOC_FL_KEEP_SIZE` (through `CGlibcExtras`): reserves disk blocks for
     /// `range` without changing the size; false if the filesystem or a full disk refused.
     func reserve(_ range: Range<Int64>) -> Bool {
         jackwave_reserve_blocks(rawValue, range.lowerBound, range.upperBound - range.lowerBound) == 0

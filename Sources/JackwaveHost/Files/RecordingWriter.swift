@@ -1,3 +1,4 @@
+import CGlibcExtras
 import Foundation
 import JackwaveDSP
 import Synchronization
@@ -111,6 +112,9 @@ public final class RecordingWriter: @unchecked Sendable {
     }
 
     private func run() {
+        // `Thread.name`, set before `start()`, never reaches the kernel here (every thread
+        // showed as "jackwave" in /proc/PID/task/*/comm); this is the name `top -H` shows.
+        _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-writer")
         var lastHeader = Date()
         while true {
             let mode = stop.load(ordering: .relaxed)

@@ -1,3 +1,4 @@
+import CGlibcExtras
 import CJack
 import Foundation
 
@@ -59,6 +60,13 @@ public final class JackClient {
     /// `jack_set_process_callback`.
     public func setProcessCallback(_ callback: JackProcessCallback, context: UnsafeMutableRawPointer) throws(JackError) {
         guard jack_set_process_callback(handle, callback, context) == 0 else { throw .callbackRejected("process") }
+    }
+
+    /// `jack_client_thread_id`, then `pthread_setname_np` on that thread (through
+    /// `CGlibcExtras`): names the process thread for `top -H` and perf. Call after
+    /// `activate`, from any thread: the realtime thread itself never makes the system call.
+    public func nameProcessThread(_ name: String) {
+        _ = jackwave_name_thread(UInt(jack_client_thread_id(handle)), name)
     }
 
     /// `jack_set_xrun_callback`.

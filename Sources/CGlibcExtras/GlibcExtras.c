@@ -1,0 +1,20 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "CGlibcExtras.h"
+
+int jackwave_reserve_blocks(int fd, long long offset, long long length) {
+    return fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length) == 0 ? 0 : errno;
+}
+
+int jackwave_name_thread(unsigned long thread, const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = '\0';
+    return pthread_setname_np((pthread_t)thread, cut);
+}
+
+unsigned long jackwave_this_thread(void) { return (unsigned long)pthread_self(); }

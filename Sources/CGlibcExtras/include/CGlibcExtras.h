@@ -1,0 +1,20 @@
+#ifndef JACKWAVE_CGLIBCEXTRAS_H
+#define JACKWAVE_CGLIBCEXTRAS_H
+
+// The glibc functions jackwave needs that Swift's Glibc module does not declare: glibc
+// declares them only under _GNU_SOURCE, which that module is built without. Each is
+// wrapped once here and called from one Swift place.
+
+/// `fallocate(fd, FALLOC_FL_KEEP_SIZE, offset, length)`: reserves disk blocks for the bytes
+/// [offset, offset + length) of an open file without changing its size. Returns 0, or the
+/// errno value (EOPNOTSUPP where the filesystem has no such thing, ENOSPC on a full disk).
+int jackwave_reserve_blocks(int fd, long long offset, long long length);
+
+/// `pthread_setname_np(thread, name)`: names a thread of this process for `top -H`, `ps -L`,
+/// perf and gdb. The kernel keeps 15 bytes; a longer name is cut there. Returns 0 or errno.
+int jackwave_name_thread(unsigned long thread, const char *name);
+
+/// `pthread_self()`, as the integer `jackwave_name_thread` takes.
+unsigned long jackwave_this_thread(void);
+
+#endif
