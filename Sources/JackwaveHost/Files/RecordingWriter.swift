@@ -7,30 +7,37 @@ import Synchronization
 ///
 /// It hands the ring's regions to the pipeline (which writes them without a copy unless it
 /// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
-/// file's timeline stays true to wall time, and brings the file's header up to date every
-/// `headerInterval` so that a reader after a crash or SIGKILL finds the audio. At the end it
-/// flushes the pipeline (the resampler's tail). It never spins: with nothing to write it
-/// sleeps `pollInterval`.
+/// file's timeline stays true to wall time, and brings the file's header up to date often
+/// enough that a reader after a crash or SIGKILL finds all but `crashBound` seconds of the
+/// audio. At the end it flushes the pipeline (the resampler's tail). It never spins: between
+/// passes it sleeps `pollInterval`, unless it has fallen behind.
 public final class RecordingWriter: @unchecked Sendable {
     /// How the writer should end.
     public enum Stop: Int, Sendable {
         case running = 0, drainThenStop = 1, stopNow = 2
     }
 
-    /// Longest sleep when the ring is empty: 100 ms, 1/100 of the default 10 s ring. A
-    /// wake-up costs tens of microseconds of CPU on a virtual machine (a timer and a
-    /// reschedule), so the thread wakes 10 times a second: at 50, the wake-ups were most
-    /// of the writer's cost at 2 channels. Nor is longer or shorter better at 64 channels:
-    /// the writer took 7–10 ms of CPU a second with 250 ms, 4.4 with 40 ms, 3.4–3.7 with
-    /// 100 ms (measured per thread, /proc schedstat). A stop request wakes it at once.
-    static let longestPoll: UInt32 = 100_000
-    /// Sleep when the ring is empty: `longestPoll`, or an eighth of a smaller ring's length
-    /// (`--buffer`), so the sleep never lets the ring fill; at least 1 ms.
+    /// How long a pass may leave audio waiting, in seconds: 0.1 to 0.2, aiming at passes of
+    /// `passBytes`. Why not always the same: a wake-up costs tens of microseconds of CPU on a
+    /// virtual machine (a timer and a reschedule), so few channels want few passes (2 and
+    /// 16 channels: 200-ms passes took the writer from 0.7–0.8 to 0.5 and from 1.1–1.4 to
+    /// 0.9 ms of CPU a second against 100-ms ones), while many channels want small ones
+    /// (64 channels: 2.2 ms/s with 100-ms passes, 4.4 with 200, 7–10 with 250, 4.4 with
+    /// 40): a larger pass hands the file audio that has already left the cache. All
+    /// measured per thread (/proc schedstat) beside jack_capture.
+    static let pollRange = 0.1...0.2
+    /// Bytes of ring a pass should hand over at most, while `pollRange` allows: 1 MiB, where
+    /// the 64-channel measurements above put the turn (1.2 MB good, 2.4 MB bad).
+    static let passBytes = 1 << 20
+    /// Sleep between passes, in microseconds: from `pollRange` and `passBytes`, or an eighth
+    /// of a smaller ring's length (`--buffer`), so the sleep never lets the ring fill; at
+    /// least 1 ms. A stop request wakes the writer at once.
     let pollInterval: UInt32
-    /// Header refresh period. The most audio a crash can hide from readers is this plus
-    /// one `longestPoll` (audio not yet handed to the file), plus scheduling: about half a
-    /// second (0.4 + 0.1).
-    public static let headerInterval: Double = 0.4
+    /// The most audio a crash or SIGKILL may hide from a reader of the file, in seconds: the
+    /// audio since the header was last refreshed, plus what the ring still held. The header
+    /// is refreshed often enough to keep within it (every third or fourth pass at 100 ms, every pass
+    /// at 200 ms); scheduling delays come on top.
+    public static let crashBound = 0.5
     /// Signalled by `requestStop`, so that a sleeping writer starts its drain at once.
     private let wakeUp = DispatchSemaphore(value: 0)
 
@@ -69,8 +76,11 @@ public final class RecordingWriter: @unchecked Sendable {
         self.channels = pipeline.files.spec.channels
         self.inputRate = pipeline.files.spec.inputRate
         self.stallMicroseconds = stallMicroseconds
-        let ringMicroseconds = Double(ring.capacity) / Double(pipeline.files.spec.inputRate) * 1e6
-        pollInterval = UInt32(min(Double(Self.longestPoll), max(1000, ringMicroseconds / 8)))
+        let rate = Double(pipeline.files.spec.inputRate)
+        let bytesPerSecond = Double(channels * MemoryLayout<Float>.size) * rate
+        let seconds = min(Self.pollRange.upperBound, max(Self.pollRange.lowerBound, Double(Self.passBytes) / bytesPerSecond))
+        let ringSeconds = Double(ring.capacity) / rate
+        pollInterval = UInt32(max(0.001, min(seconds, ringSeconds / 8)) * 1e6)
         zeros = .allocate(capacity: Self.zeroFrames * channels)
         zeros.initialize(repeating: 0, count: Self.zeroFrames * channels)
     }
@@ -115,6 +125,8 @@ public final class RecordingWriter: @unchecked Sendable {
         // `Thread.name`, set before `start()`, never reaches the kernel here (every thread
         // showed as "jackwave" in /proc/PID/task/*/comm); this is the name `top -H` shows.
         _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-writer")
+        let poll = Double(pollInterval) / 1e6
+        let framesPerPoll = Int(poll * Double(inputRate))
         var lastHeader = Date()
         while true {
             let mode = stop.load(ordering: .relaxed)
@@ -122,12 +134,20 @@ public final class RecordingWriter: @unchecked Sendable {
             if stallMicroseconds > 0 { usleep(stallMicroseconds) }
             let progressed = drainOnce()
             if failed.load(ordering: .relaxed) { break }
-            if mode == Stop.drainThenStop.rawValue && !progressed { break }
-            if Date().timeIntervalSince(lastHeader) >= Self.headerInterval {
+            let draining = mode == Stop.drainThenStop.rawValue
+            if draining && !progressed { break }
+            // Without a refresh now, a crash just before the pass after next could hide the
+            // audio since the last one plus two sleeps (one unrefreshed, one not yet written).
+            if Date().timeIntervalSince(lastHeader) + 2 * poll > Self.crashBound {
                 pipeline.files.updateHeader()
                 lastHeader = Date()
             }
-            if !progressed { _ = wakeUp.wait(timeout: .now() + .microseconds(Int(pollInterval))) }
+            // Behind (more than a sleep's worth arrived while writing, e.g. after a disk
+            // stall): go on at once. Otherwise sleep, even after writing: what arrived during
+            // the pass waits for the next one rather than making a write of a few frames.
+            if !draining && ring.readableCount <= framesPerPoll {
+                _ = wakeUp.wait(timeout: .now() + .microseconds(Int(pollInterval)))
+            }
         }
         // After a failure the files are closed as they are; otherwise the resampler's tail
         // is flushed first, and the length made exact.
