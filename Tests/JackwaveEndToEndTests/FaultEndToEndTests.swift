@@ -24,9 +24,9 @@ struct FaultEndToEndTests {
         _ = run.finish()
         let rec = try Recording(path)
         #expect(rec.channels == 2)
-        // The header is refreshed every 0.4 s and the writer passes every 0.1 s: at most
-        // about 0.5 s is unseen. Allow as much again for a loaded 2-core machine's
-        // scheduling; a header refreshed only at the end would show no frames at all.
+        // The writer keeps what a reader cannot see within 0.5 s (RecordingWriter.crashBound).
+        // Allow as much again for a loaded 2-core machine's scheduling; a header refreshed
+        // only at the end would show no frames at all.
         #expect(Double(rec.frames) >= (elapsed - 1.0) * 48000, "\(rec.frames) frames after \(elapsed) s")
         #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil)
     }
