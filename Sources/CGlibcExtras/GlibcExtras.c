@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -11,6 +12,7 @@ int jackwave_reserve_blocks(int fd, long long offset, long long length) {
 }
 
 int jackwave_name_thread(unsigned long thread, const char *name) {
+    if (thread == 0) return EINVAL;
     char cut[16];
     strncpy(cut, name, sizeof cut - 1);
     cut[sizeof cut - 1] = '\0';

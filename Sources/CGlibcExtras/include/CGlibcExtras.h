@@ -11,7 +11,8 @@
 int jackwave_reserve_blocks(int fd, long long offset, long long length);
 
 /// `pthread_setname_np(thread, name)`: names a thread of this process for `top -H`, `ps -L`,
-/// perf and gdb. The kernel keeps 15 bytes; a longer name is cut there. Returns 0 or errno.
+/// perf and gdb. The kernel keeps 15 bytes; a longer name is cut there. Returns 0 or errno
+/// (EINVAL for a thread id of 0, which some libjack builds return for "no thread").
 int jackwave_name_thread(unsigned long thread, const char *name);
 
 /// `pthread_self()`, as the integer `jackwave_name_thread` takes.

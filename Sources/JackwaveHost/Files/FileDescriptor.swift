@@ -29,10 +29,10 @@ struct FileDescriptor {
 
     /// `ftruncate` to the current size: gives back blocks reserved past the end.
     func releaseReservedBlocks() {
-        guard let size else { return }
-        _ = ftruncate(rawValue, off_t(size))
+        guard let size, let length = off_t(exactly: size) else { return }
+        _ = ftruncate(rawValue, length)
     }
 
-    /// `close`.
-    func close() { _ = Glibc.close(rawValue) }
+    /// `close`: 0, or the errno value of a failure (a write error the kernel deferred).
+    func close() -> Int32 { Glibc.close(rawValue) == 0 ? 0 : errno }
 }

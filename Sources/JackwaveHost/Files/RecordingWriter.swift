@@ -22,9 +22,10 @@ public final class RecordingWriter: @unchecked Sendable {
     /// virtual machine (a timer and a reschedule), so few channels want few passes (2 and
     /// 16 channels: 200-ms passes took the writer from 0.7–0.8 to 0.5 and from 1.1–1.4 to
     /// 0.9 ms of CPU a second against 100-ms ones), while many channels want small ones
-    /// (64 channels: 2.2 ms/s with 100-ms passes, 4.4 with 200, 7–10 with 250, 4.4 with
-    /// 40): a larger pass hands the file audio that has already left the cache. All
-    /// measured per thread (/proc schedstat) beside jack_capture.
+    /// (64 channels, with the disk reserved ahead: 2.2 ms/s with 100-ms passes, 4.4 with
+    /// 200; before that reservation: 3.4–3.7 with 100, 7–10 with 250, 4.4 with 40): a larger
+    /// pass seems to hand the file audio that has already left the cache. All measured per
+    /// thread (/proc schedstat) beside jack_capture.
     static let pollRange = 0.1...0.2
     /// Bytes of ring a pass should hand over at most, while `pollRange` allows: 1 MiB, where
     /// the 64-channel measurements above put the turn (1.2 MB good, 2.4 MB bad).
@@ -33,10 +34,11 @@ public final class RecordingWriter: @unchecked Sendable {
     /// of a smaller ring's length (`--buffer`), so the sleep never lets the ring fill; at
     /// least 1 ms. A stop request wakes the writer at once.
     let pollInterval: UInt32
-    /// The most audio a crash or SIGKILL may hide from a reader of the file, in seconds: the
-    /// audio since the header was last refreshed, plus what the ring still held. The header
-    /// is refreshed often enough to keep within it (every third or fourth pass at 100 ms, every pass
-    /// at 200 ms); scheduling delays come on top.
+    /// The most audio a crash or SIGKILL may hide from a reader of the file, in seconds: what
+    /// arrived after the start of the pass whose header was last refreshed. The header is
+    /// refreshed often enough to keep within it while the writer keeps up (every third or
+    /// fourth pass at 100 ms, every pass at 200 ms); scheduling delays come on top, and a
+    /// writer held up by a stalled disk can leave up to the whole ring unseen.
     public static let crashBound = 0.5
     /// Signalled by `requestStop`, so that a sleeping writer starts its drain at once.
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -127,7 +129,7 @@ public final class RecordingWriter: @unchecked Sendable {
         _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-writer")
         let poll = Double(pollInterval) / 1e6
         let framesPerPoll = Int(poll * Double(inputRate))
-        var lastHeader = Date()
+        var lastHeader = DispatchTime.now().uptimeNanoseconds
         while true {
             let mode = stop.load(ordering: .relaxed)
             if mode == Stop.stopNow.rawValue { break }
@@ -136,11 +138,14 @@ public final class RecordingWriter: @unchecked Sendable {
             if failed.load(ordering: .relaxed) { break }
             let draining = mode == Stop.drainThenStop.rawValue
             if draining && !progressed { break }
-            // Without a refresh now, a crash just before the pass after next could hide the
-            // audio since the last one plus two sleeps (one unrefreshed, one not yet written).
-            if Date().timeIntervalSince(lastHeader) + 2 * poll > Self.crashBound {
+            // The next chance to refresh is a sleep and a pass away; refresh now unless the
+            // audio unseen by then (since the last refresh, plus that sleep, plus a sleep's
+            // worth of margin for the passes' own time) stays within the bound.
+            // A monotonic clock: a wall clock stepped back must not stop the refreshes.
+            let now = DispatchTime.now().uptimeNanoseconds
+            if Double(now - lastHeader) / 1e9 + 2 * poll > Self.crashBound {
                 pipeline.files.updateHeader()
-                lastHeader = Date()
+                lastHeader = DispatchTime.now().uptimeNanoseconds
             }
             // Behind (more than a sleep's worth arrived while writing, e.g. after a disk
             // stall): go on at once. Otherwise sleep, even after writing: what arrived during

@@ -1,4 +1,5 @@
 import CSndfile
+import Glibc
 
 /// An open sound file: the one place where jackwave calls libsndfile.
 ///
@@ -52,7 +53,7 @@ public final class SoundFile {
         info.format = format
         let fd = try FileDescriptor.create(path)
         guard let h = sf_open_fd(fd.rawValue, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
-            fd.close()
+            _ = fd.close()
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
         handle = h
@@ -142,18 +143,22 @@ public final class SoundFile {
 
     /// `sf_close`: flushes, finalizes the header and closes; returns libsndfile's reason if
     /// that failed (a full disk can hit the last write here). A written file then gives back
-    /// the blocks reserved past its end and its descriptor is closed. Safe to call twice.
+    /// the blocks reserved past its end, and its descriptor is closed: a failing `close`
+    /// (a deferred write error on a network filesystem, a quota) is returned too, as
+    /// libsndfile no longer sees it. Safe to call twice.
     @discardableResult
     public func close() -> String? {
         guard let handle else { return nil }
         self.handle = nil
         let result = sf_close(handle)
+        var closeError: Int32 = 0
         if let descriptor {
             descriptor.releaseReservedBlocks()
-            descriptor.close()
+            closeError = descriptor.close()
             self.descriptor = nil
         }
-        return result == 0 ? nil : String(cString: sf_error_number(result))
+        if result != 0 { return String(cString: sf_error_number(result)) }
+        return closeError == 0 ? nil : String(cString: strerror(closeError))
     }
 }
 

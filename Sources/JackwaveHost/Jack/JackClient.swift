@@ -64,9 +64,14 @@ public final class JackClient {
 
     /// `jack_client_thread_id`, then `pthread_setname_np` on that thread (through
     /// `CGlibcExtras`): names the process thread for `top -H` and perf. Call after
-    /// `activate`, from any thread: the realtime thread itself never makes the system call.
+    /// `activate`, from another thread: the realtime thread itself never makes the system
+    /// call. Nothing is renamed when libjack names no thread of its own (0, or the calling
+    /// thread, as a JACK implementation without a process thread of its own may answer):
+    /// the main thread's name is the process's, which `pidof` and `killall` go by.
     public func nameProcessThread(_ name: String) {
-        _ = jackwave_name_thread(UInt(jack_client_thread_id(handle)), name)
+        let thread = UInt(jack_client_thread_id(handle))
+        guard thread != 0 && thread != jackwave_this_thread() else { return }
+        _ = jackwave_name_thread(thread, name)
     }
 
     /// `jack_set_xrun_callback`.
