@@ -3,15 +3,17 @@ import PackageDescription
 
 /// jackwave: a realtime JACK recorder, tone generator and level meter.
 ///
-/// Layering, from the bottom up:
-/// - `CJack`, `CSndfile`, `CSoxr`, `CCairo`: thin system-library shims over Debian's C libraries;
-///   `CGlibcExtras`: the glibc calls Swift's Glibc module does not declare (`fallocate`,
-///   `pthread_setname_np`).
-/// - `JackwaveDSP`: pure DSP and lock-free plumbing (no Foundation, no JACK); runs
-///   unchanged inside the realtime callback and offline.
-/// - `JackwaveHost`: the JACK client, the realtime engine, the sound-file writer thread.
-/// - `JackwavePlot`: pictures of recordings and level streams (cairo).
-/// - `JackwaveCLI`: argument parsing and the commands; `jackwave` is its thin executable.
+/// Modules by subject, from the bottom up (each target's line below says what it depends on
+/// and why):
+/// - `C*`: thin system-library shims over Debian's C libraries, one per library.
+/// - `JackwaveDSP`: pure DSP and lock-free plumbing; runs unchanged in the realtime callback
+///   and offline.
+/// - `JackwaveSoundFiles`: sound files (libsndfile), formats, names, bext, disk reservation.
+/// - `JackwaveLevelStream`: the level-stream format (CSV, JSON Lines), written and read.
+/// - `JackwaveHost`: the JACK client, the realtime engine, the recording writer, a run's
+///   lifecycle.
+/// - `JackwavePlot`: pictures of recordings and level streams (cairo); no JACK.
+/// - `JackwaveCLI`: options, commands and the terminal; `jackwave` is its thin executable.
 let package = Package(
     name: "jackwave",
     products: [
@@ -27,14 +29,23 @@ let package = Package(
                        providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
-
         /// Two one-line C functions: disk-space reservation for recordings, thread names.
         .target(name: "CGlibcExtras"),
 
+        /// Depends on nothing but the standard library and Synchronization: no Foundation, no C.
         .target(name: "JackwaveDSP"),
-        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "CJack", "CSndfile", "CSoxr", "CGlibcExtras"]),
-        .target(name: "JackwavePlot", dependencies: ["JackwaveDSP", "JackwaveHost", "CCairo"]),
-        .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveHost", "JackwavePlot"]),
+        /// libsndfile for the files, CGlibcExtras for `fallocate`.
+        .target(name: "JackwaveSoundFiles", dependencies: ["CSndfile", "CGlibcExtras"]),
+        /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
+        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
+        /// The only module that links libjack (and libsoxr, for the writer's rate conversion).
+        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
+                                                     "CJack", "CSoxr", "CGlibcExtras"]),
+        /// Reads sound files and level streams, draws with cairo; never links libjack.
+        .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
+        /// Everything a command needs: the host to run, the plot to draw, the files to check.
+        .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
+                                                    "JackwaveHost", "JackwavePlot"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
@@ -44,9 +55,14 @@ let package = Package(
         /// Drives the realtime callback's code offline and times it against memcpy.
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
 
+        /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
-        .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveHost"]),
-        .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveHost"]),
-        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveHost", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveSoundFiles", "CSndfile"]),
+        .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP"]),
+        .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
+        .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
+                                                             "JackwaveHost"]),
+        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveSoundFiles", "JackwaveDSP"]),
     ]
 )

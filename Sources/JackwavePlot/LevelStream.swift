@@ -1,14 +1,10 @@
-import Foundation
-import JackwaveHost
+import JackwaveLevelStream
+import JackwaveSoundFiles
 
-/// A level stream as `jackwave --levels` writes it, read back for plotting.
+/// A level stream as `jackwave --levels` writes it (`JackwaveLevelStream`), read back for
+/// plotting.
 ///
-/// Two formats, chosen by the file's extension:
-/// - CSV (`.csv`): a header `frame,time,<port names…>`, then rows `frame,time,peak1,peak2,…`;
-/// - JSON Lines (`.jsonl`): one `{"frame":123,"time":0.0025625,"peak":[0.1,0.2]}` per line.
-///
-/// Peaks are linear, 1.0 = full scale; the writer spells a non-finite peak `inf`/`nan`
-/// in CSV and `null` in JSON. A multi-channel stream is kept as the maximum across
+/// Peaks are linear, 1.0 = full scale. A multi-channel stream is kept as the maximum across
 /// its channels, one value per row: the picture is a single strip, as a voice recorder
 /// shows it, and the loudest channel is what clipping or silence is about.
 public struct LevelStream: Sendable, Equatable {
@@ -47,51 +43,32 @@ public struct LevelStream: Sendable, Equatable {
 
     /// Reads and checks a whole stream. The first malformed line stops it, named by number.
     public static func read(path: String) throws(PlotError) -> LevelStream {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw PlotError.badInput("\(path): cannot read it (\(error.localizedDescription))")
-        }
-        let text = TextBytes(data)
-        let stream: LevelStream
-        if FileNames.lowercasedExtension(path) == "jsonl" {
-            stream = try parseJSONLines(text, path: path)
-        } else {
-            stream = try parseCSV(text, path: path)
-        }
-        guard !stream.times.isEmpty else { throw PlotError.badInput("\(path): the level stream has no rows") }
-        return stream
+        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.read(path: path) }
     }
 
-    /// Collects rows, checking each one's numbers as it comes.
-    struct Rows {
-        var times: [Double] = []
-        var peaks: [Float] = []
+    /// A CSV stream's text as a strip (`LevelStreamReader.parseCSV`).
+    static func parseCSV(_ text: TextBytes, path: String) throws(PlotError) -> LevelStream {
+        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.parseCSV(text, path: path) }
+    }
 
-        /// Checks one row and keeps its time and its loudest peak. `text` gives a field's
-        /// text for the error message (0 frame, 1 time, 2… peaks).
-        mutating func append(frame: Double, time: Double, peaks rowPeaks: UnsafeBufferPointer<Double>,
-                             at place: String, text: (Int) -> String) throws(PlotError) {
-            guard frame >= 0, frame == frame.rounded(), frame < 1e18 else {
-                throw PlotError.badInput("\(place): frame '\(text(0))' is not a whole number")
-            }
-            guard time.isFinite, time >= 0 else {
-                throw PlotError.badInput("\(place): time '\(text(1))' is not a number of seconds")
-            }
-            if let previous = times.last, time < previous {
-                throw PlotError.badInput("\(place): time \(text(1)) goes back before \(previous)")
-            }
-            var loudest = 0.0
-            for (k, p) in rowPeaks.enumerated() {
-                // The writer passes on what the signal held: +inf (drawn as full scale) and
-                // NaN (CSV `nan`, JSON `null`: no level, skipped) are data, not damage.
-                if p.isNaN { continue }
-                guard p >= 0 else {
-                    throw PlotError.badInput("\(place): peak '\(text(2 + k))' is not a level (a number ≥ 0)")
-                }
-                loudest = Swift.max(loudest, p)
-            }
-            times.append(time)
-            peaks.append(Float(loudest))
+    /// A JSON Lines stream's text as a strip (`LevelStreamReader.parseJSONLines`).
+    static func parseJSONLines(_ text: TextBytes, path: String) throws(PlotError) -> LevelStream {
+        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.parseJSONLines(text, path: path) }
+    }
+
+    /// The table `read` gives, reduced to its loudest channel per row; a stream without
+    /// rows, or one that cannot be read, is bad input.
+    private static func strip(path: String, _ read: () throws(LevelStreamReadError) -> LevelStreamTable) throws(PlotError) -> LevelStream {
+        let table: LevelStreamTable
+        do throws(LevelStreamReadError) { table = try read() } catch { throw PlotError.badInput(error.message) }
+        guard table.rowCount > 0 else { throw PlotError.badInput("\(path): the level stream has no rows") }
+        var loudest: [Float] = []
+        loudest.reserveCapacity(table.rowCount)
+        for i in 0..<table.rowCount {
+            // NaN (CSV `nan`, JSON `null`) is no level and is skipped; +inf draws as full scale.
+            loudest.append(table.peaks(ofRow: i).reduce(Float(0)) { p, x in x.isNaN ? p : Swift.max(p, x) })
         }
+        return LevelStream(channelNames: table.channelNames ?? Waveform.channelNames(table.channelCount),
+                           times: table.times, peaks: loudest)
     }
 }

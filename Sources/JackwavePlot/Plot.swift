@@ -1,5 +1,5 @@
 import Foundation
-import JackwaveHost
+import JackwaveSoundFiles
 
 /// `jackwave plot`: reads a recording or a level stream and draws it to a PNG or SVG file.
 ///

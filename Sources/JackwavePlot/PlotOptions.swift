@@ -1,5 +1,5 @@
 import Foundation
-import JackwaveHost
+import JackwaveSoundFiles
 
 /// Why a plot was not drawn: the input or the options were wrong (exit 2, nothing
 /// written), or drawing or writing the picture failed (exit 1).

@@ -1,4 +1,4 @@
-import JackwaveHost
+import JackwaveSoundFiles
 
 /// Getting a plot's data out of a sound file: one streaming pass for the columns, or the
 /// few raw samples of a zoomed-in view.

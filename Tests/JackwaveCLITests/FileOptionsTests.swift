@@ -1,7 +1,7 @@
 import Foundation
-import JackwaveHost
-import Testing
 @testable import JackwaveCLI
+import JackwaveSoundFiles
+import Testing
 
 /// Parsing and checking of the file options: `--rate`, `--format`, `--bits`, `--no-dither`,
 /// `--split`, `--print-start`, `--formats`. Every refusal is one line (exit code 2).

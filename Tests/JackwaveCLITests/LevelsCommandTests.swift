@@ -1,6 +1,7 @@
 import Foundation
 @testable import JackwaveCLI
-import JackwaveHost
+import JackwaveLevelStream
+import JackwaveSoundFiles
 import Testing
 
 /// A scratch directory per test.

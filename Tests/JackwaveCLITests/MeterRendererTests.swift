@@ -1,5 +1,6 @@
 import Foundation
 @testable import JackwaveCLI
+import JackwaveHost
 import Testing
 
 /// A bar as plain text.

@@ -1,6 +1,6 @@
 import CSndfile
 import Foundation
-import JackwaveHost
+import JackwaveSoundFiles
 import Testing
 
 /// Files as users need them, against a real `jackd -d dummy` at 48 kHz: another rate

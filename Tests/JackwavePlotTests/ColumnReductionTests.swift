@@ -1,6 +1,6 @@
-import Testing
-import JackwaveHost
 @testable import JackwavePlot
+import JackwaveSoundFiles
+import Testing
 
 /// The reference: every frame of the range, one by one, put in the column that
 /// ⌊(frame - first) · W / n⌋ names (computed in Double, independently of ColumnGrid).

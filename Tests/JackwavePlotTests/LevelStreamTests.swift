@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+import JackwaveLevelStream
 @testable import JackwavePlot
+import Testing
 
 private func bytes(_ s: String) -> TextBytes { TextBytes(Data(s.utf8)) }
 

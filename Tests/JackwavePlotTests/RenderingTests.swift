@@ -1,8 +1,8 @@
 import Foundation
 import FoundationXML
-import Testing
-import JackwaveHost
 @testable import JackwavePlot
+import JackwaveSoundFiles
+import Testing
 
 /// A decoded PNG, looked at the way a person would: is there waveform ink at a spot?
 private struct Picture {

@@ -1,6 +1,6 @@
 import Foundation
-import JackwaveHost
 import JackwavePlot
+import JackwaveSoundFiles
 
 /// A fresh directory for one test's files, removed when the value goes away.
 final class Scratch {

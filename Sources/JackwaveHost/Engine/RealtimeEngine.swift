@@ -1,59 +1,6 @@
 import CJack
 import JackwaveDSP
 
-/// What the realtime callback does each cycle: which rings it feeds and whether it plays.
-public struct EngineConfiguration: Sendable {
-    /// Input ports `in_1 … in_N`.
-    public var inputs: Int
-    /// Output ports `out_1 … out_M` (0 without a tone).
-    public var outputs: Int
-    /// Audio ring capacity in frames, or 0 when not recording.
-    public var audioRingFrames: Int
-    /// Level ring capacity in blocks, or 0 when nobody consumes levels.
-    public var levelRingBlocks: Int
-    /// Stop after this many frames (`--duration`), or nil to run until stopped.
-    public var frameLimit: Int64?
-    /// The tone to play on the outputs, if any.
-    public var tone: ToneSettings?
-
-    public init(inputs: Int, outputs: Int, audioRingFrames: Int, levelRingBlocks: Int,
-                frameLimit: Int64?, tone: ToneSettings?) {
-        self.inputs = inputs
-        self.outputs = outputs
-        self.audioRingFrames = audioRingFrames
-        self.levelRingBlocks = levelRingBlocks
-        self.frameLimit = frameLimit
-        self.tone = tone
-    }
-}
-
-/// A tone's starting parameters.
-public struct ToneSettings: Sendable {
-    public var frequency: Double
-    public var amplitude: Float
-    public var fadeSeconds: Double
-    public init(frequency: Double, amplitude: Float, fadeSeconds: Double) {
-        self.frequency = frequency
-        self.amplitude = amplitude
-        self.fadeSeconds = fadeSeconds
-    }
-}
-
-/// State only the realtime thread reads and writes, kept behind a pointer so the callback
-/// touches no class `var` (and so no exclusivity check) and allocates nothing.
-struct RealtimeState {
-    var streamFrame: Int64 = 0
-    var frameLimit: Int64 = .max
-    /// A gap not yet published to the writer (the drop ring was full, or the gap goes on).
-    var pendingDropStart: Int64 = 0
-    var pendingDropCount: Int64 = 0
-    var tone: ToneGenerator?
-    var appliedFrequencyBits: UInt64 = 0
-    var appliedAmplitudeBits: UInt32 = 0
-    var appliedPaused = false
-    var appliedStop = false
-}
-
 /// The realtime half of jackwave: everything the JACK process callback touches, allocated
 /// and touched before activation, reached from the callback through one opaque pointer.
 ///
@@ -73,6 +20,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// reference retains and releases it (two atomic operations per ring per cycle).
     let audioRingRef: Unmanaged<SPSCRing<Float>>?
     let levelRingRef: Unmanaged<SPSCRing<PeakRecord>>?
+    /// The ports' C handles, read by the callback without touching a Swift array.
     let inputPorts: UnsafeMutablePointer<OpaquePointer>
     let outputPorts: UnsafeMutablePointer<OpaquePointer>
     /// This cycle's port buffers, gathered before the block is processed.
@@ -89,7 +37,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Builds the engine for already registered ports (`inputs` and `outputs` as many as
     /// the configuration says) at the server's sample rate. Offline drivers (benchmarks,
     /// tests) pass no ports and call `process(inputs:outputs:frames:)`.
-    public init(configuration: EngineConfiguration, inputs: [OpaquePointer], outputs: [OpaquePointer],
+    public init(configuration: EngineConfiguration, inputs: [JackPort], outputs: [JackPort],
                 sampleRate: Int, signals: EngineSignals) {
         precondition(inputs.isEmpty || inputs.count == configuration.inputs)
         precondition(outputs.isEmpty || outputs.count == configuration.outputs)
@@ -110,8 +58,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         outputBuffers = .allocate(capacity: max(1, configuration.outputs))
         peakScratch = .allocate(capacity: max(1, configuration.inputs))
         peakScratch.initialize(repeating: 0, count: max(1, configuration.inputs))
-        for (i, p) in inputs.enumerated() { (inputPorts + i).initialize(to: p) }
-        for (i, p) in outputs.enumerated() { (outputPorts + i).initialize(to: p) }
+        for (i, p) in inputs.enumerated() { (inputPorts + i).initialize(to: p.handle) }
+        for (i, p) in outputs.enumerated() { (outputPorts + i).initialize(to: p.handle) }
         state = .allocate(capacity: 1)
         var initial = RealtimeState()
         initial.frameLimit = configuration.frameLimit ?? .max
@@ -137,50 +85,6 @@ public final class RealtimeEngine: @unchecked Sendable {
         peakScratch.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
-    }
-
-    /// Runs every path of the callback's code once, off the realtime thread, on a small
-    /// throwaway engine shaped like `configuration`: recording and metering in one pass, a
-    /// full audio ring (a drop, then its publication), a full level ring, the tone (steady
-    /// and not) and its stop. Swift instantiates generic metadata and caches protocol
-    /// conformances on first use, under a lock and with allocation; doing it here, before
-    /// `jack_activate`, keeps it out of the callback (an unoptimized build needs this most;
-    /// the realtime-safety test checks both builds).
-    public static func warmUp(like configuration: EngineConfiguration, sampleRate: Int) {
-        let frames = 64
-        var small = configuration
-        small.audioRingFrames = configuration.audioRingFrames > 0 ? frames : 0
-        small.levelRingBlocks = configuration.levelRingBlocks > 0 ? 1 : 0
-        small.frameLimit = Int64(frames * 6)
-        // No fade, so that the tone is steady from its second sample: the rotor lanes (SIMD
-        // vectors, generic code in an unoptimized build) run here, and across a block edge.
-        small.tone?.fadeSeconds = 0
-        let engine = RealtimeEngine(configuration: small, inputs: [], outputs: [], sampleRate: sampleRate,
-                                    signals: EngineSignals())
-        let inputs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, small.inputs) * frames)
-        let outputs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, small.outputs) * frames)
-        inputs.initialize(repeating: 0.5, count: max(1, small.inputs) * frames)
-        outputs.initialize(repeating: 0, count: max(1, small.outputs) * frames)
-        defer { inputs.deallocate(); outputs.deallocate() }
-        let inputList = (0..<small.inputs).map { UnsafePointer(inputs + $0 * frames) }
-        let outputList = (0..<small.outputs).map { outputs + $0 * frames }
-        engine.signals.started.store(true, ordering: .releasing)
-        inputList.withUnsafeBufferPointer { i in
-            outputList.withUnsafeBufferPointer { o in
-                let ins = i.baseAddress ?? UnsafePointer(bitPattern: 8)!
-                let outs = o.baseAddress ?? UnsafePointer(bitPattern: 8)!
-                for block in 0..<6 {
-                    if block == 3 { engine.signals.toneStopRequested.store(true, ordering: .relaxed) }
-                    engine.process(inputs: ins, outputs: outs, frames: frames)
-                    // Block 0 fills both rings, block 1 is dropped; then make room, so that
-                    // block 2 publishes the gap before its audio.
-                    if block == 1 {
-                        if let ring = engine.audioRing { ring.commitRead(ring.readableCount) }
-                        if let ring = engine.levelRing { ring.commitRead(ring.readableCount) }
-                    }
-                }
-            }
-        }
     }
 
     /// Publishes a gap that was still pending when the callback stopped, so the writer pads
@@ -216,10 +120,10 @@ public final class RealtimeEngine: @unchecked Sendable {
     func process(frames n: Int) {
         let nframes = jack_nframes_t(n)
         for c in 0..<configuration.inputs {
-            inputBuffers[c] = UnsafePointer(JackClient.samples(of: inputPorts[c], frames: nframes))
+            inputBuffers[c] = UnsafePointer(JackPort.samples(of: inputPorts[c], frames: nframes))
         }
         for o in 0..<configuration.outputs {
-            outputBuffers[o] = JackClient.samples(of: outputPorts[o], frames: nframes)
+            outputBuffers[o] = JackPort.samples(of: outputPorts[o], frames: nframes)
         }
         processBlock(frames: n)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// A JACK client: the one place where jackwave calls libjack's client and port API.
 ///
 /// Every method wraps exactly one `jack_*` function, named in its doc line. Nothing here is
-/// called from the realtime thread except through the raw port handles the engine keeps.
+/// called from the realtime thread; ports are `JackPort`s, whose buffers the engine reads.
 public final class JackClient {
     /// The C handle (`jack_client_t *`).
     public let handle: OpaquePointer
@@ -49,12 +49,11 @@ public final class JackClient {
     public var bufferSize: Int { Int(jack_get_buffer_size(handle)) }
 
     /// `jack_port_register` for a 32-bit float audio port.
-    public func registerAudioPort(shortName: String, isInput: Bool) throws(JackError) -> OpaquePointer {
-        let flags = UInt(isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue)
-        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_AUDIO_TYPE, flags, 0) else {
+    public func registerAudioPort(shortName: String, direction: PortDirection) throws(JackError) -> JackPort {
+        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_AUDIO_TYPE, direction.jackFlags, 0) else {
             throw .portRegistrationFailed(shortName)
         }
-        return port
+        return JackPort(handle: port)
     }
 
     /// `jack_set_process_callback`.
@@ -108,10 +107,15 @@ public final class JackClient {
         jack_connect(handle, source, destination)
     }
 
-    /// `jack_get_ports`: names of ports matching a regular expression and flags, in the
-    /// server's order (for physical ports, their number order).
-    public func portNames(matching pattern: String? = nil, flags: JackPortFlags = JackPortFlags(0)) -> [String] {
-        takeNameList(jack_get_ports(handle, pattern, JACK_DEFAULT_AUDIO_TYPE, UInt(flags.rawValue)))
+    /// `jack_get_ports`: names of audio ports matching a regular expression, in the
+    /// server's order (for physical ports, their number order). `direction` is the ports'
+    /// own: `.output` for ports that produce audio (sources to record), `.input` for ports
+    /// that take it (destinations for a tone); nil for both.
+    public func portNames(matching pattern: String? = nil, direction: PortDirection? = nil,
+                          physicalOnly: Bool = false) -> [String] {
+        var flags = direction?.jackFlags ?? 0
+        if physicalOnly { flags |= UInt(JackPortIsPhysical.rawValue) }
+        return takeNameList(jack_get_ports(handle, pattern, JACK_DEFAULT_AUDIO_TYPE, flags))
     }
 
     /// `jack_port_by_id` then `jack_port_name`; nil if the port is gone.
@@ -126,18 +130,6 @@ public final class JackClient {
         return jack_port_is_mine(handle, port) != 0
     }
 
-    /// `jack_port_get_connections`: the ports connected to one of ours, by full name.
-    public static func connections(of port: OpaquePointer) -> [String] {
-        takeNameList(jack_port_get_connections(port))
-    }
-
-    /// `jack_port_get_buffer`: a port's samples for this cycle. The one libjack call made
-    /// on the realtime thread; it only computes an address.
-    @inline(__always)
-    static func samples(of port: OpaquePointer, frames: jack_nframes_t) -> UnsafeMutablePointer<Float> {
-        jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self)
-    }
-
     /// `jack_set_error_function` and `jack_set_info_function`: libjack's own messages
     /// ("Cannot connect to server socket", …) go nowhere; jackwave says what went wrong in
     /// one line of its own. Call before opening a client.
@@ -145,21 +137,11 @@ public final class JackClient {
         jack_set_error_function { _ in }
         jack_set_info_function { _ in }
     }
-
-    /// `jack_port_short_name`: a port's name without the client (`in_1`).
-    public static func shortName(of port: OpaquePointer) -> String {
-        String(cString: jack_port_short_name(port))
-    }
-
-    /// `jack_port_name`: a port's full name (`client:port`).
-    public static func fullName(of port: OpaquePointer) -> String {
-        String(cString: jack_port_name(port))
-    }
 }
 
 /// Copies a NULL-terminated array of C strings that libjack allocated, then releases it
 /// with `jack_free` (libjack may use its own allocator, so never plain `free`).
-private func takeNameList(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+func takeNameList(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
     guard let list else { return [] }
     defer { jack_free(list) }
     var names: [String] = []
@@ -169,37 +151,4 @@ private func takeNameList(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) 
         i += 1
     }
     return names
-}
-
-/// What can go wrong talking to JACK outside the realtime thread.
-public enum JackError: Error, Equatable {
-    case openFailed(status: UInt32, server: String?)
-    case portRegistrationFailed(String)
-    case callbackRejected(String)
-    case activationFailed
-
-    /// One line for the user, saying what to do.
-    public var message: String {
-        switch self {
-        case let .openFailed(status, server):
-            let named = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
-            let which = named.map { "JACK server '\($0)'" } ?? "the default JACK server"
-            if status & JackServerFailed.rawValue != 0 {
-                let start = named.map { "jackd -n \($0) -d alsa (or scripts/jackd-dummy \($0))" }
-                    ?? "jackd -d alsa, or scripts/jackd-dummy for a server without a sound card"
-                return "cannot connect to \(which): is it running? Start one with: \(start)"
-            }
-            return "cannot open a JACK client on \(which) (status 0x\(String(status, radix: 16)))"
-        case let .portRegistrationFailed(name): return "cannot register JACK port \(name)"
-        case let .callbackRejected(what): return "JACK refused the \(what) callback"
-        case .activationFailed: return "cannot activate the JACK client"
-        }
-    }
-}
-
-/// A value handed to another thread that Swift cannot prove safe to share (a C handle whose
-/// use the caller serializes).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import JackwaveHost
+import JackwaveSoundFiles
 
 /// A sound file read whole, for assertions.
 struct Recording {

@@ -1,0 +1,171 @@
+import JackwaveDSP
+import JackwaveLevelStream
+import JackwaveSoundFiles
+
+/// `jackwave levels FILE`: a sound file's level stream, computed offline with the live
+/// path's own pieces (`Interleave.deinterleave`, `Peak.of`, `LevelAggregator`,
+/// `LevelStreamFormatter`), block by block from frame 0. With `--block` equal to the JACK
+/// period of a live recording, its output is byte for byte the recording's live `--levels`.
+enum LevelsCommand {
+    /// 1024 frames: jackd's own default period, so without `--block` the offline stream
+    /// lines up with a recording made on a server left at its defaults.
+    static let defaultBlock = 1024
+    /// Largest `--block`: far beyond any JACK period, small enough that its buffers
+    /// (block × channels × 8 bytes) stay modest.
+    static let maximumBlock = 1 << 20
+    /// Rows are written out whenever this much text is waiting, and at the end.
+    static let flushBytes = 1 << 16
+
+    static let usage = """
+    Usage: jackwave levels FILE [--block N] [--level-interval MS] [-o OUT|-]
+                              [--levels-format csv|jsonl] [--force]
+      FILE                  a sound file libsndfile reads (.wav, .flac, .ogg, ...)
+      --block N             frames per block, as the JACK period (default \(defaultBlock))
+      --level-interval MS   one row per MS of frames (maximum of the block peaks)
+      -o, --output OUT      write to OUT (default: stdout; .jsonl/.ndjson mean JSON Lines)
+      --levels-format F     csv or jsonl
+      --force               overwrite OUT
+
+    """
+
+    /// The parsed command line.
+    struct Options: Equatable {
+        var input = ""
+        var block = LevelsCommand.defaultBlock
+        var intervalMilliseconds: Double?
+        var output = "-"
+        var format: LevelStreamFormat?
+        var force = false
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            Console.writeOut(usage)
+            return 0
+        }
+        let o: Options
+        do throws(UsageError) {
+            o = try parse(arguments)
+        } catch {
+            Console.error(error.message)
+            return 2
+        }
+        // Every check that can fail as bad usage comes before the output is created.
+        let file: SoundFile
+        do throws(SoundFileError) {
+            file = try SoundFile(readingFrom: o.input)
+        } catch {
+            Console.error("levels: \(error.message)")
+            return 2
+        }
+        defer { file.close() }
+        guard file.channels > 0, file.sampleRate > 0 else {
+            Console.error("levels: \(o.input): no channels or no sample rate")
+            return 2
+        }
+        if o.output != "-" {
+            do throws(UsageError) {
+                try OutputPath.check(o.output, force: o.force, option: "-o")
+            } catch {
+                Console.error(error.message)
+                return 2
+            }
+        }
+        let formatter = LevelStreamFormatter(
+            format: LevelStreamFormat.forPath(o.output, explicit: o.format),
+            sampleRate: file.sampleRate, channelNames: (1...file.channels).map { "in_\($0)" })
+        let writer: LevelStreamWriter
+        do throws(LevelStreamError) {
+            writer = try LevelStreamWriter(path: o.output, formatter: formatter)
+        } catch {
+            Console.error(error.message)
+            return 1
+        }
+        var aggregator = LevelAggregator(
+            channels: file.channels,
+            intervalFrames: o.intervalMilliseconds.map {
+                LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: file.sampleRate)
+            })
+        if let failure = stream(file, blockFrames: o.block, aggregator: &aggregator, to: writer) ?? writer.close() {
+            Console.error(failure)
+            return 1
+        }
+        return 0
+    }
+
+    /// Reads `file` to the end in blocks of `blockFrames` (the last may be shorter), feeds
+    /// each block's per-channel peaks to the aggregator and the rows to the writer.
+    /// Returns the writer's failure, if any.
+    static func stream(_ file: SoundFile, blockFrames n: Int, aggregator: inout LevelAggregator,
+                       to writer: LevelStreamWriter) -> String? {
+        let channels = file.channels
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: n * channels)
+        let planes = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: channels)
+        for c in 0..<channels { (planes + c).initialize(to: .allocate(capacity: n)) }
+        defer {
+            for c in 0..<channels { planes[c].deallocate() }
+            planes.deallocate()
+            interleaved.deallocate()
+        }
+        var peaks = [Float](repeating: 0, count: channels)
+        var rows: [LevelRow] = []
+        var frame: Int64 = 0
+        while true {
+            // Fill the whole block, so a short read never shifts the block grid.
+            var got = 0
+            while got < n {
+                let r = file.read(into: interleaved + got * channels, count: n - got)
+                if r <= 0 { break }
+                got += r
+            }
+            if got == 0 { break }
+            Interleave.deinterleave(interleaved, channels: channels, frames: got, into: planes)
+            for c in 0..<channels { peaks[c] = Peak.of(planes[c], count: got) }
+            aggregator.add(startFrame: frame, frameCount: got, peaks: peaks, into: &rows)
+            frame += Int64(got)
+            writer.append(rows)
+            rows.removeAll(keepingCapacity: true)
+            if writer.pendingCount >= flushBytes, let failure = writer.flush() { return failure }
+            if got < n { break }
+        }
+        aggregator.finish(into: &rows)
+        writer.append(rows)
+        return writer.flush()
+    }
+
+    /// The options, or the first thing wrong with them.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var o = Options()
+        var input: String?
+        var s = ArgumentScanner(arguments)
+        while let option = s.next() {
+            switch option {
+            case "--block": o.block = try s.integer(in: 1...maximumBlock)
+            case "--level-interval":
+                o.intervalMilliseconds = try s.number(in: 0...60_000, what: "milliseconds")
+                if o.intervalMilliseconds == 0 { throw UsageError("--level-interval must be greater than 0") }
+            case "-o", "--output":
+                o.output = try s.value()
+                if o.output.isEmpty { throw UsageError("\(option) needs a non-empty value") }
+            case "--levels-format":
+                let v = try s.value()
+                guard let f = LevelStreamFormat(rawValue: v) else {
+                    throw UsageError("--levels-format must be csv or jsonl, not '\(v)'")
+                }
+                o.format = f
+            case "--force": try s.noValue(); o.force = true
+            default:
+                if option.hasPrefix("-") && option != "-" {
+                    throw UsageError("levels: unknown option \(option) (see jackwave levels --help)")
+                }
+                if input != nil { throw UsageError("levels: one input file only, not also '\(option)'") }
+                input = option
+            }
+        }
+        guard let input, !input.isEmpty else {
+            throw UsageError("levels: which file? (jackwave levels FILE [-o OUT])")
+        }
+        o.input = input
+        return o
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+import JackwaveHost
+
+/// The terminal's side of a run: the keys that change a tone, the tone's status line, lines
+/// said above the meter, and Ctrl-C. When things happen is `JackRun`'s to decide.
+final class TerminalFrontEnd: RunFrontEnd {
+    /// Main-loop period while something is live (meter, level stream, keys): 20 ms redraws
+    /// the meter at 25 frames a second and answers a key at once.
+    static let livePace: UInt32 = 20_000
+    /// Main-loop period when it only watches for the end (a plain recording): 200 ms. A
+    /// signal cuts the sleep short, so Ctrl-C is still answered at once; the duration's end
+    /// or a lost server is noticed within 0.2 s, and the process wakes 5 times a second
+    /// instead of 50.
+    static let quietPace: UInt32 = 200_000
+
+    let pace: UInt32
+    /// The meter, when the run shows one: lines go above it.
+    private let meter: LiveMeter?
+    /// Whether the run consumes levels at all (a meter or a level stream).
+    private let consumesLevels: Bool
+    /// The tone as the keys have set it, when a tone plays.
+    private var tone: ToneParameters?
+    private var keyboard: KeyboardInput?
+    private var keyboardStarted = false
+    /// The tone's status line when there is a keyboard to change it and no meter to show it.
+    private var toneStatus: ToneStatusLine?
+
+    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool) {
+        self.tone = tone
+        self.meter = meter
+        self.consumesLevels = consumesLevels
+        pace = consumesLevels || tone != nil ? Self.livePace : Self.quietPace
+    }
+
+    var interrupts: Int { SignalTrap.count }
+
+    func say(_ line: String) {
+        if let meter { meter.printAbove("jackwave: \(line)") }
+        else if let toneStatus { toneStatus.printAbove("jackwave: \(line)") }
+        else { Console.say(line) }
+    }
+
+    func error(_ line: String) { Console.error(line) }
+
+    /// Reads the keys while the tone plays, and tells the run what they changed.
+    func tick(_ run: JackRun) {
+        guard var current = tone else { return }
+        if !keyboardStarted {
+            keyboardStarted = true
+            keyboard = KeyboardInput()
+            if !consumesLevels && isatty(2) != 0 {
+                toneStatus = ToneStatusLine()
+                toneStatus?.show(current.description)
+            }
+        }
+        guard let keyboard, !run.toneStopping else { return }
+        var quit = false
+        let before = current
+        for key in ToneKeyParser.parse(keyboard.read()) {
+            if key == .quit { quit = true } else { current.apply(key) }
+        }
+        tone = current
+        if current != before {
+            run.setTone(frequency: current.frequency, amplitude: current.amplitude, paused: current.paused)
+            if let toneStatus { toneStatus.show(current.description) }
+            else if !consumesLevels { Console.say("tone \(current.description)") }
+        }
+        if quit { run.stopTone() }
+    }
+
+    func audioStopped() {
+        keyboard?.restore()
+        keyboard = nil
+        toneStatus?.close()
+        toneStatus = nil
+    }
+}

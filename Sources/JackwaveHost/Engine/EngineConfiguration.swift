@@ -1,0 +1,25 @@
+/// What the realtime callback does each cycle: which rings it feeds and whether it plays.
+public struct EngineConfiguration: Sendable {
+    /// Input ports `in_1 … in_N`.
+    public var inputs: Int
+    /// Output ports `out_1 … out_M` (0 without a tone).
+    public var outputs: Int
+    /// Audio ring capacity in frames, or 0 when not recording.
+    public var audioRingFrames: Int
+    /// Level ring capacity in blocks, or 0 when nobody consumes levels.
+    public var levelRingBlocks: Int
+    /// Stop after this many frames (`--duration`), or nil to run until stopped.
+    public var frameLimit: Int64?
+    /// The tone to play on the outputs, if any.
+    public var tone: ToneSettings?
+
+    public init(inputs: Int, outputs: Int, audioRingFrames: Int, levelRingBlocks: Int,
+                frameLimit: Int64?, tone: ToneSettings?) {
+        self.inputs = inputs
+        self.outputs = outputs
+        self.audioRingFrames = audioRingFrames
+        self.levelRingBlocks = levelRingBlocks
+        self.frameLimit = frameLimit
+        self.tone = tone
+    }
+}

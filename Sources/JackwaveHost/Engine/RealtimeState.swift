@@ -1,0 +1,16 @@
+import JackwaveDSP
+
+/// State only the realtime thread reads and writes, kept behind a pointer so the callback
+/// touches no class `var` (and so no exclusivity check) and allocates nothing.
+struct RealtimeState {
+    var streamFrame: Int64 = 0
+    var frameLimit: Int64 = .max
+    /// A gap not yet published to the writer (the drop ring was full, or the gap goes on).
+    var pendingDropStart: Int64 = 0
+    var pendingDropCount: Int64 = 0
+    var tone: ToneGenerator?
+    var appliedFrequencyBits: UInt64 = 0
+    var appliedAmplitudeBits: UInt32 = 0
+    var appliedPaused = false
+    var appliedStop = false
+}

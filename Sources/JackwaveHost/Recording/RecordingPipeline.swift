@@ -1,0 +1,126 @@
+import JackwaveSoundFiles
+
+/// What happens to frames between the audio ring and the files, on the writer thread:
+/// rate conversion (`--rate`), rounding to 16 or 24 bits with dither (`--bits`), then the
+/// files (`--split`).
+///
+/// It counts frames on both sides: `inputFrames` on the server's timeline (where drop events
+/// are placed) and `outputFrames` in the files. At the end, `finish` flushes the resampler and
+/// makes the output exactly round(inputFrames × fileRate / inputRate) frames long.
+public final class RecordingPipeline: @unchecked Sendable {
+    public let files: RecordingFiles
+    let resampler: Resampler?
+    var quantizer: Quantizer?
+    /// Where resampled or rounded frames are built (the ring's own memory is never changed).
+    private let scratch: UnsafeMutablePointer<Float>
+    /// 4096 frames: one write per JACK period or more, small enough to stay in cache.
+    static let scratchFrames = 4096
+    private let channels: Int
+    /// Frames taken in, at the server's rate (audio and gap silence).
+    public private(set) var inputFrames: Int64 = 0
+    /// Frames written to the files, at the file's rate.
+    public private(set) var outputFrames: Int64 = 0
+    /// Why the pipeline stopped, if it did.
+    public private(set) var failure: String?
+
+    /// Opens the first file and builds the converter and quantizer `spec` asks for.
+    public init(spec: RecordingSpec) throws(RecordingSetupError) {
+        do throws(SoundFileError) {
+            files = try RecordingFiles(spec: spec)
+        } catch {
+            throw RecordingSetupError(message: error.message)
+        }
+        do throws(ResamplerError) {
+            resampler = spec.resamples
+                ? try Resampler(inputRate: spec.inputRate, outputRate: spec.fileRate, channels: spec.channels)
+                : nil
+        } catch {
+            files.close()
+            throw RecordingSetupError(message: "cannot convert \(spec.inputRate) Hz to \(spec.fileRate) Hz: \(error.reason)")
+        }
+        quantizer = spec.quantizedBits.map { Quantizer(bits: $0, dither: spec.dither) }
+        channels = spec.channels
+        scratch = .allocate(capacity: Self.scratchFrames * spec.channels)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Takes `count` frames at the server's rate; false once something failed.
+    public func push(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
+        guard failure == nil else { return false }
+        inputFrames += Int64(count)
+        if let resampler {
+            var used = 0
+            while used < count {
+                do throws(ResamplerError) {
+                    let step = try resampler.process(frames + used * channels, frames: count - used,
+                                                     into: scratch, capacity: Self.scratchFrames)
+                    used += step.used
+                    guard emit(scratch, count: step.produced) else { return false }
+                    if step.used == 0 && step.produced == 0 { return fail("the resampler made no progress") }
+                } catch {
+                    return fail("resampling failed: \(error.reason)")
+                }
+            }
+            return true
+        }
+        guard quantizer != nil else { return write(frames, count: count) }
+        var done = 0
+        while done < count {
+            let n = min(count - done, Self.scratchFrames)
+            scratch.update(from: frames + done * channels, count: n * channels)
+            guard emit(scratch, count: n) else { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Flushes the resampler and trims or pads the output to its exact length; closes the
+    /// files. Call once, after the last `push`.
+    @discardableResult
+    public func finish() -> Bool {
+        defer { files.close() }
+        guard failure == nil, let resampler else { return failure == nil }
+        let target = (inputFrames * Int64(resampler.outputRate) + Int64(resampler.inputRate / 2)) / Int64(resampler.inputRate)
+        while true {
+            do throws(ResamplerError) {
+                let step = try resampler.process(nil, frames: 0, into: scratch, capacity: Self.scratchFrames)
+                if step.produced == 0 { break }
+                let keep = Int(max(0, min(Int64(step.produced), target - outputFrames)))
+                guard emit(scratch, count: keep) else { return false }
+            } catch {
+                return fail("resampling failed: \(error.reason)")
+            }
+        }
+        while outputFrames < target {
+            let n = Int(min(Int64(Self.scratchFrames), target - outputFrames))
+            scratch.update(repeating: 0, count: n * channels)
+            guard emit(scratch, count: n) else { return false }
+        }
+        return true
+    }
+
+    /// Rounds `count` frames of our own scratch memory if asked, then writes them.
+    private func emit(_ frames: UnsafeMutablePointer<Float>, count: Int) -> Bool {
+        guard count > 0 else { return true }
+        quantizer?.process(frames, count: count * channels)
+        return write(frames, count: count)
+    }
+
+    private func write(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
+        let ok = files.write(frames, count: count)
+        outputFrames = Int64(files.framesWritten)
+        if !ok { failure = files.failure ?? "write failed" }
+        return ok
+    }
+
+    private func fail(_ message: String) -> Bool {
+        failure = message
+        return false
+    }
+}
+
+/// A recording that cannot start: its file cannot be created or its rate not converted.
+public struct RecordingSetupError: Error, Equatable {
+    public let message: String
+}

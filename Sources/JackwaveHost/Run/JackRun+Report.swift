@@ -1,0 +1,47 @@
+import Foundation
+import JackwaveSoundFiles
+
+extension JackRun {
+    /// The status line's figures now.
+    public func status() -> StatusSnapshot {
+        let path = recording?.files.spec.path
+        let fileBytes = path.flatMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.int64Value
+        }
+        let ringFill = engine.audioRing.map { Double($0.approximateFill) / Double($0.capacity) }
+        return StatusSnapshot(
+            elapsedSeconds: Date().timeIntervalSince(loopStartDate), recordPath: path, fileBytes: fileBytes,
+            ringFill: ringFill, xruns: signals.xruns.load(ordering: .relaxed),
+            droppedFrames: signals.droppedFrames.load(ordering: .relaxed),
+            toneFrequency: playsTone ? Double(bitPattern: signals.toneFrequencyBits.load(ordering: .relaxed)) : nil,
+            toneAmplitude: playsTone ? Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)) : nil,
+            tonePaused: signals.tonePaused.load(ordering: .relaxed))
+    }
+
+    /// The one line said at the end: what was recorded, played or monitored.
+    func summary() -> String {
+        let xruns = signals.xruns.load(ordering: .relaxed)
+        let dropped = signals.droppedFrames.load(ordering: .relaxed)
+        if let writer, let recording {
+            let spec = recording.files.spec
+            let frames = writer.framesWritten.load(ordering: .relaxed)
+            let seconds = String(format: "%.3f", Double(frames) / Double(spec.fileRate))
+            let paths = recording.files.paths
+            let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)" : paths.first ?? spec.path
+            var line = "recorded \(names): \(seconds) s, \(frames) frames, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns, \(dropped) dropped frames"
+            if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
+            if let tone = settings.tone { line += ", tone \(tone.frequency.plainText) Hz" }
+            if settings.printStart, let startTime { line += ", first frame at \(startTime.iso8601)" }
+            return line
+        }
+        let frames = signals.streamFrames.load(ordering: .relaxed)
+        let seconds = String(format: "%.3f", Double(frames) / Double(sampleRate))
+        if let tone = settings.tone {
+            return "played \(tone.frequency.plainText) Hz: \(seconds) s, \(counted(engine.configuration.outputs, "output")), \(xruns) xruns"
+        }
+        return "monitored \(seconds) s, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns"
+    }
+}
+
+/// "1 channel", "2 channels".
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

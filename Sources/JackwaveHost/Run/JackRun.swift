@@ -1,0 +1,223 @@
+import Foundation
+import JackwaveDSP
+import JackwaveSoundFiles
+
+/// One run of the JACK client, from activation to the summary line.
+///
+/// Order is the point of this type. Everything the realtime callback touches is built in
+/// `init`, before `jack_activate`; the run's frame 0 comes only after the ports are
+/// connected; at the end the callback stops before the rings are drained, and the files
+/// are closed before the summary is said. What the user sees and types is the front end's
+/// (`RunFrontEnd`); what happens when is decided here.
+public final class JackRun {
+    public let client: JackClient
+    public let sampleRate: Int
+    public let settings: RunSettings
+    public let signals = EngineSignals()
+    public let engine: RealtimeEngine
+    let messages = MessageQueue()
+    let notifications: JackNotifications
+    let writer: RecordingWriter?
+    let recording: RecordingPipeline?
+    let plan: ConnectionPlan
+    let levels: LevelPipeline?
+    /// Wall-clock time of frame 0, once the run has started.
+    public private(set) var startTime: WallClockTime?
+    /// When the main loop began, for the status line's elapsed time.
+    var loopStartDate = Date()
+    /// When the tone was asked to fade out (a first Ctrl-C, `q`), if it was.
+    private var toneStopRequestedAt: Date?
+
+    /// Builds the engine for registered ports, warmed up, and the writer for `recording`.
+    /// The level ring exists only when `levels` consumes it.
+    public init(client: JackClient, inputs: [JackPort], outputs: [JackPort], recording: RecordingPipeline?,
+                plan: ConnectionPlan, levels: LevelPipeline?, settings: RunSettings) {
+        self.client = client
+        sampleRate = client.sampleRate
+        self.recording = recording
+        self.plan = plan
+        self.levels = levels
+        self.settings = settings
+        // The level ring holds 2 s of blocks at the smallest period JACK allows (16 frames),
+        // so a busy main thread (a slow terminal) never loses levels.
+        let levelBlocks = levels == nil ? 0 : 2 * sampleRate / 16
+        let configuration = EngineConfiguration(
+            inputs: inputs.count, outputs: outputs.count,
+            audioRingFrames: recording == nil ? 0 : Int(settings.bufferSeconds * Double(sampleRate)),
+            levelRingBlocks: levelBlocks, frameLimit: settings.frameLimit, tone: settings.tone)
+        RealtimeEngine.warmUp(like: configuration, sampleRate: sampleRate)
+        engine = RealtimeEngine(configuration: configuration, inputs: inputs, outputs: outputs,
+                                sampleRate: sampleRate, signals: signals)
+        notifications = JackNotifications(client: client, signals: signals, messages: messages)
+        if let recording, let ring = engine.audioRing {
+            writer = RecordingWriter(pipeline: recording, ring: ring, drops: engine.dropRing, messages: messages,
+                                     stallMicroseconds: settings.writerStallMicroseconds)
+        } else {
+            writer = nil
+        }
+    }
+
+    /// Whether this run plays a tone.
+    public var playsTone: Bool { settings.tone != nil }
+
+    /// Runs to the end and returns the exit code. `onActivated` runs right after
+    /// `jack_activate`, once the run's threads exist (to let signals in on this thread).
+    public func run(_ ui: RunFrontEnd, onActivated: () -> Void) -> Int32 {
+        notifications.install()
+        let context = Unmanaged.passUnretained(engine).toOpaque()
+        do throws(JackError) {
+            try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
+            writer?.start()
+            try client.activate()
+            client.nameProcessThread("jackwave-rt")
+            onActivated()
+        } catch {
+            ui.error(error.message)
+            writer?.requestStop(.drainThenStop)
+            _ = writer?.wait(timeout: 5)
+            return 1
+        }
+        for failure in plan.connect(client) { ui.say(failure) }
+        for input in plan.unconnectedInputs { ui.say("\(input) is not connected: it records silence until you connect it") }
+        // Frame 0 is the first cycle that sees this store: the clock is read just before it.
+        // That cycle starts within a period, and its buffer was captured during the period
+        // before it, so the time is right to about one period (plus capture latency).
+        let start = WallClockTime.now()
+        startTime = start
+        writer?.setStart(start)
+        // The connections above are complete (jack_connect waits for the server), so the
+        // first cycle that sees this store already hears them. `.releasing`: see EngineSignals.
+        signals.started.store(true, ordering: .releasing)
+        if settings.printStart { ui.say("first frame at \(start.iso8601)") }
+
+        let (ending, handledInterrupts) = mainLoop(ui)
+        return finish(ending, handledInterrupts: handledInterrupts, ui)
+    }
+
+    /// Changes the playing tone; the callback picks each value up on its next cycle.
+    public func setTone(frequency: Double, amplitude: Float, paused: Bool) {
+        // Each is an independent value the callback polls (relaxed).
+        signals.toneFrequencyBits.store(frequency.bitPattern, ordering: .relaxed)
+        signals.toneAmplitudeBits.store(amplitude.bitPattern, ordering: .relaxed)
+        signals.tonePaused.store(paused, ordering: .relaxed)
+    }
+
+    /// Fades the tone out; the run ends when the fade has (or a second later at most).
+    public func stopTone() {
+        guard toneStopRequestedAt == nil else { return }
+        signals.toneStopRequested.store(true, ordering: .relaxed)
+        toneStopRequestedAt = Date()
+    }
+
+    /// Whether the tone has been asked to fade out.
+    public var toneStopping: Bool { toneStopRequestedAt != nil }
+
+    /// Polls stop conditions and feeds the level consumers until the run ends; returns why,
+    /// and how many interrupts it has acted on (so that `finish` sees any later one).
+    private func mainLoop(_ ui: RunFrontEnd) -> (RunEnding, Int) {
+        var handledInterrupts = 0
+        loopStartDate = Date()
+        while true {
+            usleep(ui.pace)
+            flushMessages(ui)
+            ui.tick(self)
+            if let levels {
+                if let failure = levels.drain(engine, report: { messages.post($0) }) {
+                    return (.levelsFailed(failure), handledInterrupts)
+                }
+                levels.tick(status: status())
+            }
+            if let ending = stopCondition() { return (ending, handledInterrupts) }
+            let interrupts = ui.interrupts
+            if interrupts > handledInterrupts {
+                handledInterrupts = interrupts
+                // With a tone, the first Ctrl-C fades it out; the run ends when the fade has.
+                if playsTone && !toneStopping && interrupts == 1 {
+                    stopTone()
+                } else {
+                    return (.interrupted, handledInterrupts)
+                }
+            }
+            if let since = toneStopRequestedAt,
+               signals.toneFinished.load(ordering: .relaxed)
+                || Date().timeIntervalSince(since) > (settings.tone?.fadeSeconds ?? 0) + 1 {
+                return (.interrupted, handledInterrupts)
+            }
+        }
+    }
+
+    /// Why the run must end now, if it must: the server, the writer or the engine says so.
+    private func stopCondition() -> RunEnding? {
+        // `.acquiring`: the shutdown callback copied the reason before its store.
+        if signals.serverGone.load(ordering: .acquiring) {
+            messages.post(notifications.shutdownLine)
+            return .serverGone
+        }
+        if signals.sampleRateChanged.load(ordering: .relaxed) { return .sampleRateChanged }
+        if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
+        if signals.finished.load(ordering: .relaxed) { return .finished }
+        // A bare tone (no file, no duration) ends with its own fade-out.
+        if playsTone && recording == nil && settings.frameLimit == nil
+            && signals.toneFinished.load(ordering: .relaxed) { return .interrupted }
+        return nil
+    }
+
+    /// Stops JACK, drains the rings, closes the files and says the summary.
+    private func finish(_ ending: RunEnding, handledInterrupts: Int, _ ui: RunFrontEnd) -> Int32 {
+        let serverAlive = ending != .serverGone
+        notifications.quiet(reportingQueued: serverAlive)
+        if serverAlive { client.deactivate() }
+        engine.publishPendingDrop()
+        levels?.drainAndClose(engine, report: { messages.post($0) })
+        ui.audioStopped()
+        var code = ending.exitCode
+        if let writer { drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
+        // A write that failed while draining, after the run had ended for another reason.
+        var lateWriteFailure: String?
+        if let writer, writer.failed.load(ordering: .relaxed) {
+            if case .writeFailed = ending {} else { lateWriteFailure = writer.failure ?? "write failed" }
+        }
+        flushMessages(ui)
+        if let line = ending.errorLine { ui.error(line) }
+        if let lateWriteFailure {
+            ui.error("\(lateWriteFailure); the file holds everything written before the error")
+            code = 1
+        }
+        if let message = levels?.failure, ending != .levelsFailed(message) {
+            ui.error(message)
+            code = 1
+        }
+        ui.say(summary())
+        return code
+    }
+
+    /// Lets the writer drain the ring and close the files. An interrupt the main loop did
+    /// not act on (one during the fade or while stopping) asks for a stop without draining.
+    private func drainWriter(_ writer: RecordingWriter, ending: RunEnding, handledInterrupts: Int, _ ui: RunFrontEnd) {
+        var handled = handledInterrupts
+        var abandoned = false
+        if case .interrupted = ending, ui.interrupts > handled {
+            handled = ui.interrupts
+            abandoned = true
+        }
+        writer.requestStop(abandoned ? .stopNow : .drainThenStop)
+        while !writer.wait(timeout: 0.05) {
+            if ui.interrupts > handled {
+                handled = ui.interrupts
+                abandoned = true
+                writer.requestStop(.stopNow)
+            }
+            flushMessages(ui)
+        }
+        if abandoned, let ring = engine.audioRing {
+            // The writer has ended: the main thread may read the ring as its consumer now.
+            ui.say("stopping without draining the buffer: \(ring.readableCount) frames received were not written")
+        }
+    }
+
+    /// Says what happened since the last pass: connections, drops, lost levels.
+    private func flushMessages(_ ui: RunFrontEnd) {
+        if !notifications.isQuiet && !signals.serverGone.load(ordering: .relaxed) { notifications.reportConnections() }
+        for line in messages.drain() { ui.say(line) }
+    }
+}

@@ -1,0 +1,89 @@
+import JackwaveDSP
+import JackwaveLevelStream
+
+/// The main thread's consumer of the level ring: feeds the `--levels` stream and the live
+/// display (the terminal's meter) from the same blocks, and reports lost blocks.
+///
+/// Each `drain` takes every block the callback has published, formats the rows they
+/// complete and writes them with one `write(2)`; each `tick` lets the meter draw a frame
+/// if one is due. Main thread only.
+public final class LevelPipeline {
+    /// The stream's write failure, once there is one (the run then stops with exit 1).
+    public private(set) var failure: String?
+    private let sampleRate: Int
+    private let channels: Int
+    private let stream: LevelStreamWriter?
+    private var aggregator: LevelAggregator
+    private let display: LevelDisplay?
+    private var gaps: LevelGapTracker
+    private var rows: [LevelRow] = []
+    private var peaks: [Float]
+    private var closed = false
+
+    /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
+    /// block, or one per `intervalFrames`), blocks for `display`. At least one of them.
+    public init(channels: Int, sampleRate: Int, stream: LevelStreamWriter?, intervalFrames: Int?,
+                display: LevelDisplay?) {
+        precondition(channels > 0 && (stream != nil || display != nil))
+        self.sampleRate = sampleRate
+        self.channels = channels
+        peaks = Array(repeating: 0, count: channels)
+        aggregator = LevelAggregator(channels: channels, intervalFrames: intervalFrames)
+        gaps = LevelGapTracker(sampleRate: sampleRate)
+        self.stream = stream
+        self.display = display
+    }
+
+    /// Takes every block the callback has published; returns a failure message if the
+    /// stream could not be written.
+    /// `report` gets a line for each run of lost blocks.
+    func drain(_ engine: RealtimeEngine, report: (String) -> Void) -> String? {
+        guard let ring = engine.levelRing, !closed else { return failure }
+        let regions = ring.readableRegions()
+        var lostLines: [String] = []
+        for (base, count) in [(regions.first, regions.firstCount), (regions.second, regions.secondCount)] {
+            for slot in 0..<count {
+                let records = base + slot * ring.width
+                let start = records[0].startFrame
+                let frames = Int(records[0].frameCount)
+                for c in 0..<channels { peaks[c] = records[c].peak }
+                if let lost = gaps.check(startFrame: start, frameCount: frames) { lostLines.append(lost) }
+                if stream != nil { aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows) }
+                display?.levels(startFrame: start, frameCount: frames, peaks: peaks)
+            }
+        }
+        ring.commitRead(regions.count)
+        writeRows()
+        for line in lostLines { report(line) }
+        return failure
+    }
+
+    /// Lets the display draw a frame if one is due.
+    func tick(status: StatusSnapshot) {
+        display?.tick(status: status)
+    }
+
+    /// The last drain, after the callback has stopped: writes the last partial interval,
+    /// reports blocks lost at the end, closes the stream and restores the terminal.
+    func drainAndClose(_ engine: RealtimeEngine, report: (String) -> Void) {
+        guard !closed else { return }
+        _ = drain(engine, report: report)
+        closed = true
+        if stream != nil {
+            aggregator.finish(into: &rows)
+            writeRows()
+        }
+        if let lost = gaps.close(droppedBlocks: engine.signals.droppedLevelBlocks.load(ordering: .relaxed)) {
+            report(lost)
+        }
+        if let stream, failure == nil { failure = stream.close() }
+        display?.close()
+    }
+
+    private func writeRows() {
+        guard let stream, !rows.isEmpty else { return }
+        stream.append(rows)
+        rows.removeAll(keepingCapacity: true)
+        if failure == nil { failure = stream.flush() }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Reading the CSV form of a level stream: a header `frame,time,<port names…>` (a name
+/// holding a comma or quote is quoted, RFC 4180), then one row `frame,time,peak1,peak2,…`
+/// per interval, all numbers.
+extension LevelStreamReader {
+    /// Parses a whole CSV stream; the first malformed line stops it, named by number.
+    public static func parseCSV(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
+        var names: [String]? = nil
+        var rows = LevelStreamTable(channelNames: nil, channelCount: 0)
+        var values: [Double] = []
+        var fields: [UnsafeBufferPointer<UInt8>] = []
+        try text.forEachLine { (number, line) throws(LevelStreamReadError) in
+            guard let channelNames = names else {
+                let header = headerFields(TextBytes.text(line))
+                guard header.count >= 3, header[0] == "frame", header[1] == "time" else {
+                    throw LevelStreamReadError("\(path): not a level stream (the first line must be frame,time,<ports…>)")
+                }
+                names = Array(header.dropFirst(2))
+                rows = LevelStreamTable(channelNames: names, channelCount: header.count - 2)
+                return
+            }
+            let place = "\(path) line \(number)"
+            split(line, into: &fields)
+            guard fields.count == channelNames.count + 2 else {
+                throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(channelNames.count + 2)")
+            }
+            values.removeAll(keepingCapacity: true)
+            for (k, field) in fields.enumerated() {
+                guard let v = TextBytes.number(field) else {
+                    let what = k == 0 ? "frame" : k == 1 ? "time" : "peak"
+                    throw LevelStreamReadError("\(place): \(what) '\(TextBytes.text(TextBytes.trimmed(field)))' is not a number")
+                }
+                values.append(v)
+            }
+            try values.withUnsafeBufferPointer { (v: UnsafeBufferPointer<Double>) throws(LevelStreamReadError) in
+                try rows.append(frame: v[0], time: v[1], peaks: UnsafeBufferPointer(rebasing: v[2...]),
+                                at: place, text: { TextBytes.text(TextBytes.trimmed(fields[$0])) })
+            }
+        }
+        guard names != nil else { throw LevelStreamReadError("\(path): the level stream is empty") }
+        return rows
+    }
+
+    /// The comma-separated fields of a data row (numbers: never quoted).
+    private static func split(_ line: UnsafeBufferPointer<UInt8>, into fields: inout [UnsafeBufferPointer<UInt8>]) {
+        fields.removeAll(keepingCapacity: true)
+        guard let base = line.baseAddress else { return }
+        var start = 0
+        for i in 0...line.count where i == line.count || base[i] == UInt8(ascii: ",") {
+            fields.append(UnsafeBufferPointer(start: base + start, count: i - start))
+            start = i + 1
+        }
+    }
+
+    /// The header's fields, unquoting `"a,b"` and `"say ""hi"""` as RFC 4180 does.
+    static func headerFields(_ line: String) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = line.makeIterator()
+        while let c = chars.next() {
+            if quoted {
+                if c == "\"" {
+                    // A doubled quote is a quote; a single one closes the field.
+                    guard let next = chars.next() else { quoted = false; break }
+                    if next == "\"" { field.append("\"") } else {
+                        quoted = false
+                        if next == "," { fields.append(field); field = "" } else { field.append(next) }
+                    }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" && field.isEmpty {
+                quoted = true
+            } else if c == "," {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(c)
+            }
+        }
+        fields.append(field)
+        return fields.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}

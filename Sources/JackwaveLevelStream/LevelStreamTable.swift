@@ -1,0 +1,55 @@
+/// A level stream read back: each row's first frame, time and per-channel peaks, as
+/// `LevelStreamFormatter` wrote them.
+///
+/// Peaks are kept as `Float`, the type they were measured in: the writer prints Swift's
+/// shortest round-trip text, so a row read back holds the identical bits.
+public struct LevelStreamTable: Sendable, Equatable {
+    /// The channels' names from a CSV header; nil for JSON Lines, which carries none.
+    public let channelNames: [String]?
+    /// Peaks per row.
+    public let channelCount: Int
+    /// Each row's first frame, from the start of the run.
+    public internal(set) var frames: [Int64] = []
+    /// Each row's time in seconds, ascending.
+    public internal(set) var times: [Double] = []
+    /// Every row's peaks, row after row (`channelCount` each); NaN where the stream said
+    /// `nan` (CSV) or `null` (JSON).
+    public internal(set) var peaks: [Float] = []
+
+    public init(channelNames: [String]?, channelCount: Int) {
+        self.channelNames = channelNames
+        self.channelCount = channelCount
+    }
+
+    /// Rows read.
+    public var rowCount: Int { frames.count }
+
+    /// The peaks of row `i`.
+    public func peaks(ofRow i: Int) -> ArraySlice<Float> {
+        peaks[(i * channelCount)..<((i + 1) * channelCount)]
+    }
+
+    /// Checks one row and keeps it. `text` gives a field's text for the error message
+    /// (0 frame, 1 time, 2… peaks).
+    mutating func append(frame: Double, time: Double, peaks rowPeaks: UnsafeBufferPointer<Double>,
+                         at place: String, text: (Int) -> String) throws(LevelStreamReadError) {
+        guard frame >= 0, frame == frame.rounded(), frame < 1e18 else {
+            throw LevelStreamReadError("\(place): frame '\(text(0))' is not a whole number")
+        }
+        guard time.isFinite, time >= 0 else {
+            throw LevelStreamReadError("\(place): time '\(text(1))' is not a number of seconds")
+        }
+        if let previous = times.last, time < previous {
+            throw LevelStreamReadError("\(place): time \(text(1)) goes back before \(previous)")
+        }
+        for (k, p) in rowPeaks.enumerated() where !p.isNaN {
+            // +inf and NaN are data the signal held, not damage: the writer passes them on.
+            guard p >= 0 else {
+                throw LevelStreamReadError("\(place): peak '\(text(2 + k))' is not a level (a number ≥ 0)")
+            }
+        }
+        frames.append(Int64(frame))
+        times.append(time)
+        for p in rowPeaks { peaks.append(Float(p)) }
+    }
+}

@@ -1,0 +1,89 @@
+import Glibc
+import JackwaveDSP
+
+/// A level stream going out to a file or stdout: rows are formatted into a buffer and
+/// leave in one `write(2)` per `flush()`, so a reader at the other end of a pipe sees
+/// whole rows as they are produced (`jackwave --levels - | tool` works live).
+///
+/// The first failed write (a closed pipe: SIGPIPE is ignored, so this is `EPIPE`; a full
+/// disk) is kept as a one-line message, and nothing more is written after it.
+public final class LevelStreamWriter {
+    public let formatter: LevelStreamFormatter
+    /// `stdout` or the path, for messages.
+    public let displayName: String
+    private let fd: Int32
+    /// Whether `fd` is ours to close, and not yet closed.
+    private var ownsDescriptor: Bool
+    private var pending = ""
+    /// The first write failure, as the line to show the user.
+    public private(set) var failure: String?
+
+    /// Opens `path` (`-` is stdout), truncating an existing file, and writes the header.
+    /// The caller has already decided, with `OutputPath.check`, that the path may be written.
+    public init(path: String, formatter: LevelStreamFormatter) throws(LevelStreamError) {
+        self.formatter = formatter
+        if path == "-" {
+            fd = 1
+            ownsDescriptor = false
+            displayName = "stdout"
+        } else {
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard opened >= 0 else {
+                throw LevelStreamError(message: "--levels \(path): \(String(cString: strerror(errno)))")
+            }
+            fd = opened
+            ownsDescriptor = true
+            displayName = path
+        }
+        pending = formatter.header
+        if let message = flush() { throw LevelStreamError(message: message) }
+    }
+
+    deinit { if ownsDescriptor { Glibc.close(fd) } }
+
+    /// Bytes formatted but not yet written.
+    public var pendingCount: Int { pending.utf8.count }
+
+    /// Formats rows into the buffer (no I/O).
+    public func append(_ rows: [LevelRow]) {
+        guard failure == nil else { return }
+        for row in rows { formatter.append(row, to: &pending) }
+    }
+
+    /// Writes the buffer with one `write(2)` (more only if the kernel takes part of it);
+    /// returns the failure message if the stream is broken.
+    @discardableResult
+    public func flush() -> String? {
+        guard failure == nil else { return failure }
+        guard !pending.isEmpty else { return nil }
+        let error: Int32? = pending.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { return errno }
+                if n == 0 { return EIO }
+                offset += n
+            }
+            return nil
+        }
+        pending.removeAll(keepingCapacity: true)
+        if let error {
+            failure = "levels: writing \(displayName) failed: \(String(cString: strerror(error)))"
+        }
+        return failure
+    }
+
+    /// Flushes and closes (a file; stdout stays open). Returns the failure, if any.
+    @discardableResult
+    public func close() -> String? {
+        let result = flush()
+        if ownsDescriptor {
+            ownsDescriptor = false
+            if Glibc.close(fd) != 0 && failure == nil {
+                failure = "levels: closing \(displayName) failed: \(String(cString: strerror(errno)))"
+            }
+        }
+        return failure ?? result
+    }
+}

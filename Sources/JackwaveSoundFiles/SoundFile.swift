@@ -1,0 +1,163 @@
+import CSndfile
+import Glibc
+
+/// An open sound file: the one place where jackwave calls libsndfile.
+///
+/// Every method wraps one `sf_*` function, named in its doc line. Frames are interleaved
+/// 32-bit floats, as JACK delivers them. A file being written is opened by jackwave itself
+/// and handed to libsndfile as a descriptor, so that disk space can be reserved ahead of
+/// its end (`keepSpaceReserved`).
+public final class SoundFile {
+    private var handle: OpaquePointer?
+    /// The descriptor of a file being written (nil when reading); closed by `close` after
+    /// `sf_close`, once the blocks reserved past the end are given back.
+    private var descriptor: FileDescriptor?
+    private var reservation = SpaceReservation()
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames per second.
+    public let sampleRate: Int
+    /// Frames in the file when opened for reading (0 when writing).
+    public let frames: Int64
+    /// libsndfile's `SF_FORMAT_*` word (major format | subtype).
+    public let format: Int32
+    /// The path it was opened with.
+    public let path: String
+
+    /// Opens `path` for reading: `sf_open` with `SFM_READ`.
+    public init(readingFrom path: String) throws(SoundFileError) {
+        var info = SF_INFO()
+        guard let h = sf_open(path, Int32(SFM_READ), &info) else {
+            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        handle = h
+        channels = Int(info.channels)
+        sampleRate = Int(info.samplerate)
+        frames = Int64(info.frames)
+        format = info.format
+        self.path = path
+    }
+
+    /// Creates (or truncates) `path` for writing: `sf_format_check` (see `canWrite`), then
+    /// `open` (`FileDescriptor.create`) and `sf_open_fd` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
+    /// (`SFC_SET_CLIPPING`) instead of wrapping, and an RF64 file stays plain WAV while it is
+    /// under 4 GB (`SFC_RF64_AUTO_DOWNGRADE`) unless `rf64AutoDowngrade` is false.
+    public init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int,
+                rf64AutoDowngrade: Bool = true) throws(SoundFileError) {
+        guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
+            throw SoundFileError(path: path, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
+        }
+        var info = SF_INFO()
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        info.format = format
+        let fd = try FileDescriptor.create(path)
+        guard let h = sf_open_fd(fd.rawValue, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            _ = fd.close()
+            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        handle = h
+        descriptor = fd
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.frames = 0
+        self.format = format
+        self.path = path
+        _ = sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_RF64) && rf64AutoDowngrade {
+            _ = sf_command(h, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+        }
+    }
+
+    /// `sf_format_check`: whether this machine's libsndfile writes `format` with these
+    /// channels and rate.
+    public static func canWrite(format: Int32, channels: Int, sampleRate: Int) -> Bool {
+        var info = SF_INFO()
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        info.format = format
+        return sf_format_check(&info) != 0
+    }
+
+    /// `sf_command(SFC_SET_BROADCAST_INFO)`: stores a `bext` chunk. Only before the first
+    /// write, and only in formats that carry one (WAV, WAVEX, RF64); false if refused.
+    @discardableResult
+    public func setBroadcastInfo(_ info: BroadcastInfo) -> Bool {
+        guard let handle else { return false }
+        var raw = info.raw
+        return sf_command(handle, Int32(SFC_SET_BROADCAST_INFO), &raw, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == Int32(SF_TRUE)
+    }
+
+    /// `sf_command(SFC_GET_BROADCAST_INFO)`: the file's `bext` chunk, if it has one.
+    public var broadcastInfo: BroadcastInfo? {
+        guard let handle else { return nil }
+        var raw = SF_BROADCAST_INFO()
+        guard sf_command(handle, Int32(SFC_GET_BROADCAST_INFO), &raw, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == Int32(SF_TRUE) else {
+            return nil
+        }
+        return BroadcastInfo(raw: raw)
+    }
+
+    deinit { close() }
+
+    /// `sf_writef_float`: writes `count` interleaved frames; returns frames written.
+    public func write(_ frames: UnsafePointer<Float>, count: Int) -> Int {
+        guard let handle else { return 0 }
+        return Int(sf_writef_float(handle, frames, sf_count_t(count)))
+    }
+
+    /// Keeps disk space reserved ahead of the end of a file being written (see
+    /// `SpaceReservation`). Call after writes; it makes a system call only when half a
+    /// chunk has been written since the last reservation (and `fstat` otherwise).
+    public func keepSpaceReserved() {
+        guard let descriptor, reservation.isActive, let size = descriptor.size,
+              let range = reservation.rangeToReserve(fileSize: size) else { return }
+        if !descriptor.reserve(range) { reservation.refused() }
+    }
+
+    /// `sf_readf_float`: reads up to `count` interleaved frames; returns frames read.
+    public func read(into frames: UnsafeMutablePointer<Float>, count: Int) -> Int {
+        guard let handle else { return 0 }
+        return Int(sf_readf_float(handle, frames, sf_count_t(count)))
+    }
+
+    /// `sf_seek` from the start, in frames.
+    @discardableResult
+    public func seek(toFrame frame: Int64) -> Bool {
+        guard let handle else { return false }
+        return sf_seek(handle, sf_count_t(frame), SEEK_SET) >= 0
+    }
+
+    /// `sf_command(SFC_UPDATE_HEADER_NOW)`: makes the header describe every frame written
+    /// so far, so that a reader after a crash sees them.
+    public func updateHeader() {
+        guard let handle else { return }
+        _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+    }
+
+    /// `sf_strerror` for this file: the last error libsndfile saw.
+    public var lastError: String {
+        guard let handle else { return "file is closed" }
+        return String(cString: sf_strerror(handle))
+    }
+
+    /// `sf_close`: flushes, finalizes the header and closes; returns libsndfile's reason if
+    /// that failed (a full disk can hit the last write here). A written file then gives back
+    /// the blocks reserved past its end, and its descriptor is closed: a failing `close`
+    /// (a deferred write error on a network filesystem, a quota) is returned too, as
+    /// libsndfile no longer sees it. Safe to call twice.
+    @discardableResult
+    public func close() -> String? {
+        guard let handle else { return nil }
+        self.handle = nil
+        let result = sf_close(handle)
+        var closeError: Int32 = 0
+        if let descriptor {
+            descriptor.releaseReservedBlocks()
+            closeError = descriptor.close()
+            self.descriptor = nil
+        }
+        if result != 0 { return String(cString: sf_error_number(result)) }
+        return closeError == 0 ? nil : String(cString: strerror(closeError))
+    }
+}

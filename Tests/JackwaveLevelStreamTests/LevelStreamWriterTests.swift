@@ -1,0 +1,39 @@
+import Foundation
+import JackwaveDSP
+@testable import JackwaveLevelStream
+import Testing
+
+private let formatter = LevelStreamFormatter(format: .csv, sampleRate: 48000, channelNames: ["in_1"])
+
+@Suite("LevelStreamWriter")
+struct LevelStreamWriterTests {
+    @Test("The writer creates the file with the header, then appends rows on flush")
+    func writesHeaderAndRows() throws {
+        let path = NSTemporaryDirectory() + "jackwave-writer-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try LevelStreamWriter(path: path, formatter: formatter)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "frame,time,in_1\n")
+        writer.append([LevelRow(frame: 0, peaks: [0.5])])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "frame,time,in_1\n")   // not yet flushed
+        #expect(writer.flush() == nil)
+        #expect(writer.close() == nil)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "frame,time,in_1\n0,0.000000000,0.5\n")
+    }
+
+    @Test("A full disk is a one-line failure naming the stream")
+    func fullDiskFails() {
+        #expect {
+            _ = try LevelStreamWriter(path: "/dev/full", formatter: formatter)
+        } throws: { error in
+            let message = (error as? LevelStreamError)?.message ?? ""
+            return message.contains("/dev/full") && message.contains("No space left") && !message.contains("\n")
+        }
+    }
+
+    @Test("A stream that cannot be created is a one-line failure")
+    func cannotCreate() {
+        #expect(throws: LevelStreamError.self) {
+            _ = try LevelStreamWriter(path: "/nonexistent-dir/levels.csv", formatter: formatter)
+        }
+    }
+}
