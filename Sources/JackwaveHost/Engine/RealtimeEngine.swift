@@ -16,6 +16,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let levelRing: SPSCRing<PeakRecord>?
     /// Gaps in the audio, for the writer to fill with silence.
     public let dropRing: SPSCRing<DropEvent>
+    /// Inputs that record one of this engine's own outputs instead of their port.
+    public let ownOutputFeeds: OwnOutputFeeds
     /// The rings as unretained references for the callback: binding an `Optional` class
     /// reference retains and releases it (two atomic operations per ring per cycle).
     let audioRingRef: Unmanaged<SPSCRing<Float>>?
@@ -50,6 +52,7 @@ public final class RealtimeEngine: @unchecked Sendable {
             ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs)
             : nil
         dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1)
+        ownOutputFeeds = OwnOutputFeeds(inputs: configuration.inputs)
         audioRingRef = audioRing.map { Unmanaged.passUnretained($0) }
         levelRingRef = levelRing.map { Unmanaged.passUnretained($0) }
         inputPorts = .allocate(capacity: max(1, inputs.count))
@@ -144,6 +147,18 @@ public final class RealtimeEngine: @unchecked Sendable {
         outputBuffers.update(from: outputs, count: configuration.outputs)
     }
 
+    /// Points each input fed by one of the outputs at that output's buffer, which the tone
+    /// has just filled (see `OwnOutputFeeds`). Without outputs there is nothing to feed.
+    @inline(__always)
+    func takeOwnOutputs() {
+        guard configuration.outputs > 0 else { return }
+        for c in 0..<configuration.inputs {
+            if let o = ownOutputFeeds.source(of: c), o < configuration.outputs {
+                inputBuffers[c] = UnsafePointer(outputBuffers[o])
+            }
+        }
+    }
+
     /// Processes one block of the buffers last given to `bind(inputs:outputs:)`.
     public func processBound(frames n: Int) { processBlock(frames: n) }
 
@@ -155,6 +170,11 @@ public final class RealtimeEngine: @unchecked Sendable {
         guard signals.started.load(ordering: .acquiring) else {
             silenceOutputs(frames: n)
             return
+        }
+        // The tone first: an input fed by an output records this very block.
+        if configuration.outputs > 0 {
+            playTone(frames: n)
+            takeOwnOutputs()
         }
         let s = state
         let start = s.pointee.streamFrame
@@ -174,8 +194,6 @@ public final class RealtimeEngine: @unchecked Sendable {
                 }
             }
         }
-        if configuration.outputs > 0 { playTone(frames: n) }
-
         let end = start + Int64(counted)
         s.pointee.streamFrame = end
         signals.streamFrames.store(Int(end), ordering: .relaxed)

@@ -20,6 +20,9 @@ public final class JackNotifications: @unchecked Sendable {
     let initialSampleRate: Int
     /// Connections seen but not yet reported: (port a, port b, connected).
     private let connectionEvents = Mutex<[(jack_port_id_t, jack_port_id_t, Bool)]>([])
+    /// Told, on the main thread, of every connection made or broken between two of this
+    /// client's own ports (full names), before it is reported.
+    public var ownConnectionChanged: ((_ from: String, _ to: String, _ connected: Bool) -> Void)?
     /// Set before deactivation: connections are then no longer queued (relaxed: a lone flag).
     private let quieted = Atomic<Bool>(false)
     /// The server's shutdown reason, copied by the shutdown callback before it stores
@@ -79,6 +82,7 @@ public final class JackNotifications: @unchecked Sendable {
         let events = connectionEvents.withLock { e in defer { e.removeAll() }; return e }
         for (a, b, connected) in events where client.isMine(portID: a) || client.isMine(portID: b) {
             guard let from = client.portName(id: a), let to = client.portName(id: b) else { continue }
+            if client.isMine(portID: a) && client.isMine(portID: b) { ownConnectionChanged?(from, to, connected) }
             messages.post(connected ? "connected \(from) -> \(to)" : "disconnected \(from) -> \(to)")
         }
     }

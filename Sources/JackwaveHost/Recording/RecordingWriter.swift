@@ -62,6 +62,9 @@ public final class RecordingWriter: @unchecked Sendable {
     /// Set when a write failed; the message is in `failure`.
     public let failed = Atomic<Bool>(false)
     private let failureText = Mutex<String?>(nil)
+    /// Which channels have carried any signal. Written by the writer thread; read by
+    /// others only once `wait` has returned true (the thread's end orders the two).
+    private var presence: SignalPresence
     private let done = DispatchSemaphore(value: 0)
     private var thread: Thread?
     /// Test hook: the writer sleeps this long before each pass and writes at most
@@ -84,6 +87,7 @@ public final class RecordingWriter: @unchecked Sendable {
         let seconds = min(Self.pollRange.upperBound, max(Self.pollRange.lowerBound, Double(Self.passBytes) / bytesPerSecond))
         let ringSeconds = Double(ring.capacity) / rate
         pollInterval = UInt32(max(0.001, min(seconds, ringSeconds / 8)) * 1e6)
+        presence = SignalPresence(channels: channels)
         zeros = .allocate(capacity: Self.zeroFrames * channels)
         zeros.initialize(repeating: 0, count: Self.zeroFrames * channels)
     }
@@ -93,6 +97,10 @@ public final class RecordingWriter: @unchecked Sendable {
     public func setStart(_ time: WallClockTime) { pipeline.files.setStart(time) }
 
     deinit { zeros.deallocate() }
+
+    /// The channels (from 0) whose every frame received was digital silence. Read only
+    /// after `wait` has returned true.
+    public var silentChannels: [Int] { presence.silentChannels }
 
     /// The message of the write error that stopped the writer, if any.
     public var failure: String? { failureText.withLock { $0 } }
@@ -201,6 +209,8 @@ public final class RecordingWriter: @unchecked Sendable {
     private func writeAudio(upTo limit: Int) -> Int {
         let r = ring.readableRegions(upTo: stallMicroseconds > 0 ? min(limit, Self.stalledPassFrames) : limit)
         guard r.count > 0 else { return 0 }
+        presence.observe(r.first, frames: r.firstCount)
+        if r.secondCount > 0 { presence.observe(r.second, frames: r.secondCount) }
         guard put(r.first, frames: r.firstCount) else { return 0 }
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
         ring.commitRead(r.count)

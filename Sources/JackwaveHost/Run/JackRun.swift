@@ -21,6 +21,11 @@ public final class JackRun {
     let recording: RecordingPipeline?
     let plan: ConnectionPlan
     let levels: LevelPipeline?
+    /// The ports' full names, to tell a connection between two of our own ports.
+    let inputNames: [String]
+    let outputNames: [String]
+    /// The input ports, for their connections at the end.
+    let inputs: [JackPort]
     /// Wall-clock time of frame 0, once the run has started.
     public private(set) var startTime: WallClockTime?
     /// When the main loop began, for the status line's elapsed time.
@@ -38,6 +43,9 @@ public final class JackRun {
         self.plan = plan
         self.levels = levels
         self.settings = settings
+        self.inputs = inputs
+        inputNames = inputs.map(\.fullName)
+        outputNames = outputs.map(\.fullName)
         // The level ring holds 2 s of blocks at the smallest period JACK allows (16 frames),
         // so a busy main thread (a slow terminal) never loses levels.
         let levelBlocks = levels == nil ? 0 : 2 * sampleRate / 16
@@ -63,6 +71,9 @@ public final class JackRun {
     /// Runs to the end and returns the exit code. `onActivated` runs right after
     /// `jack_activate`, once the run's threads exist (to let signals in on this thread).
     public func run(_ ui: RunFrontEnd, onActivated: () -> Void) -> Int32 {
+        notifications.ownConnectionChanged = { [unowned self] from, to, connected in
+            ownConnection(from: from, to: to, connected: connected)
+        }
         notifications.install()
         let context = Unmanaged.passUnretained(engine).toOpaque()
         do throws(JackError) {
@@ -78,6 +89,9 @@ public final class JackRun {
             return 1
         }
         for failure in plan.connect(client) { ui.say(failure) }
+        // Frame 0 already takes what our own outputs play, not only once the connection's
+        // notification has come round.
+        for (from, to) in plan.pairs { ownConnection(from: from, to: to, connected: true) }
         for input in plan.unconnectedInputs { ui.say("\(input) is not connected: it records silence until you connect it") }
         // Frame 0 is the first cycle that sees this store: the clock is read just before it.
         // That cycle starts within a period, and its buffer was captured during the period
@@ -92,6 +106,14 @@ public final class JackRun {
 
         let (ending, handledInterrupts) = mainLoop(ui)
         return finish(ending, handledInterrupts: handledInterrupts, ui)
+    }
+
+    /// A connection between two of our own ports: an output connected to an input feeds it
+    /// inside the engine (`OwnOutputFeeds`); a broken one stops feeding it.
+    func ownConnection(from: String, to: String, connected: Bool) {
+        guard let o = outputNames.firstIndex(of: from), let c = inputNames.firstIndex(of: to) else { return }
+        let feeds = engine.ownOutputFeeds
+        if connected { feeds.feed(input: c, from: o) } else if feeds.source(of: c) == o { feeds.feed(input: c, from: nil) }
     }
 
     /// Changes the playing tone; the callback picks each value up on its next cycle.
@@ -165,6 +187,8 @@ public final class JackRun {
     /// Stops JACK, drains the rings, closes the files and says the summary.
     private func finish(_ ending: RunEnding, handledInterrupts: Int, _ ui: RunFrontEnd) -> Int32 {
         let serverAlive = ending != .serverGone
+        // Who fed each input, asked while the server is still there to answer.
+        let feeders = serverAlive ? inputs.map(\.connections) : nil
         notifications.quiet(reportingQueued: serverAlive)
         if serverAlive { client.deactivate() }
         engine.publishPendingDrop()
@@ -186,6 +210,11 @@ public final class JackRun {
         if let message = levels?.failure, ending != .levelsFailed(message) {
             ui.error(message)
             code = 1
+        }
+        if let writer, let feeders {
+            for c in writer.silentChannels where !feeders[c].isEmpty {
+                ui.say("\(inputs[c].shortName): connected to \(feeders[c].joined(separator: ", ")), received only silence")
+            }
         }
         ui.say(summary())
         return code
