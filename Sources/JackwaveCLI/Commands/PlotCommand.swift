@@ -1,3 +1,4 @@
+import JackwaveHost
 import JackwavePlot
 
 /// `jackwave plot FILE -o OUT`: draws a recording or a level stream to a PNG or SVG.
@@ -67,7 +68,7 @@ enum PlotCommand {
             }
         }
         if let start = r.options.start, let end = r.options.end, end <= start {
-            throw UsageError("--end \(format(end)) must be after --start \(format(start))")
+            throw UsageError("--end \(end.plainText) must be after --start \(start.plainText)")
         }
         return r
     }

@@ -1,8 +1,4 @@
-/// A command-line argument that is wrong: said in one line, exit code 2.
-public struct UsageError: Error, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-}
+import JackwaveHost
 
 /// Walks `argv` one option at a time: `--name value`, `--name=value`, `-x value`, `-xvalue`.
 ///
@@ -51,7 +47,7 @@ public struct ArgumentScanner {
             throw UsageError("\(current): '\(text)' is not a number")
         }
         guard range.contains(v) else {
-            throw UsageError("\(current): \(what) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(text)")
+            throw UsageError("\(current): \(what) must be between \(range.lowerBound.plainText) and \(range.upperBound.plainText), not \(text)")
         }
         return v
     }
@@ -67,9 +63,4 @@ public struct ArgumentScanner {
     }
 
     private func isNumber(_ s: String) -> Bool { Double(s) != nil }
-}
-
-/// A number as a user wrote it: no trailing `.0`.
-func format(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
 }
