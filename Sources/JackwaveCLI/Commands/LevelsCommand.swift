@@ -142,17 +142,10 @@ enum LevelsCommand {
             switch option {
             case "--block": o.block = try s.integer(in: 1...maximumBlock)
             case "--level-interval":
-                o.intervalMilliseconds = try s.number(in: 0...60_000, what: "milliseconds")
-                if o.intervalMilliseconds == 0 { throw UsageError("--level-interval must be greater than 0") }
-            case "-o", "--output":
-                o.output = try s.value()
-                if o.output.isEmpty { throw UsageError("\(option) needs a non-empty value") }
+                o.intervalMilliseconds = try s.positiveNumber(upTo: 60_000, what: "milliseconds")
+            case "-o", "--output": o.output = try s.nonEmptyValue()
             case "--levels-format":
-                let v = try s.value()
-                guard let f = LevelStreamFormat(rawValue: v) else {
-                    throw UsageError("--levels-format must be csv or jsonl, not '\(v)'")
-                }
-                o.format = f
+                o.format = try s.choice(LevelStreamFormat.init(rawValue:), expected: "csv or jsonl")
             case "--force": try s.noValue(); o.force = true
             default:
                 if option.hasPrefix("-") && option != "-" {

@@ -52,7 +52,7 @@ enum PlotCommand {
         var s = ArgumentScanner(arguments)
         while let option = s.next() {
             switch option {
-            case "-o", "--output": r.output = try nonEmpty(s.value(), option)
+            case "-o", "--output": r.output = try s.nonEmptyValue()
             case "--width": r.options.width = try s.integer(in: PlotOptions.widthRange)
             case "--height": r.options.height = try s.integer(in: PlotOptions.heightRange)
             case "--start": r.options.start = try s.number(in: 0...1e9, what: "the start in seconds")
@@ -71,10 +71,5 @@ enum PlotCommand {
             throw UsageError("--end \(end.plainText) must be after --start \(start.plainText)")
         }
         return r
-    }
-
-    private static func nonEmpty(_ v: String, _ option: String) throws(UsageError) -> String {
-        guard !v.isEmpty else { throw UsageError("\(option) needs a value") }
-        return v
     }
 }

@@ -19,48 +19,37 @@ public enum RunOptionsParser {
         while let option = s.next() {
             given.insert(option)
             switch option {
-            case "--record": o.recordPath = try nonEmpty(s.value(), option)
+            case "--record": o.recordPath = try s.nonEmptyValue()
             case "-c", "--channels": o.channels = try s.integer(in: 1...maximumPorts)
-            case "-p", "--port": o.portPatterns.append(try nonEmpty(s.value(), option))
+            case "-p", "--port": o.portPatterns.append(try s.nonEmptyValue())
             case "--manual": try s.noValue(); o.manual = true
-            case "-d", "--duration": o.duration = try positive(s.number(in: 0...(7 * 24 * 3600), what: "seconds"), option)
+            case "-d", "--duration": o.duration = try s.positiveNumber(upTo: (7 * 24 * 3600), what: "seconds")
             case "--bits":
-                let v = try s.value()
-                guard let depth = SampleDepth(rawValue: v) else {
-                    throw UsageError("--bits must be 16, 24, 32 or float, not '\(v)'")
-                }
-                o.depth = depth
+                o.depth = try s.choice(SampleDepth.init(rawValue:), expected: "16, 24, 32 or float")
             case "--rate": o.fileRate = try s.integer(in: rateRange)
             case "--format":
-                let v = try s.value()
-                guard let f = SoundFormat.named(v) else {
-                    throw UsageError("--format must be one of \(SoundFormat.all.map(\.name).joined(separator: ", ")), not '\(v)'")
-                }
-                o.format = f
+                o.format = try s.choice(SoundFormat.named,
+                                        expected: "one of " + SoundFormat.all.map(\.name).joined(separator: ", "))
             case "--no-dither": try s.noValue(); o.dither = false
-            case "--split": o.splitSeconds = try positive(s.number(in: 0...(7 * 24 * 3600), what: "seconds"), option)
+            case "--split": o.splitSeconds = try s.positiveNumber(upTo: (7 * 24 * 3600), what: "seconds")
             case "--print-start": try s.noValue(); o.printStart = true
             case "--formats": try s.noValue(); o.listFormats = true
-            case "-n", "--name": o.clientName = try nonEmpty(s.value(), option)
-            case "-s", "--server": o.server = try nonEmpty(s.value(), option)
+            case "-n", "--name": o.clientName = try s.nonEmptyValue()
+            case "-s", "--server": o.server = try s.nonEmptyValue()
             case "--force": try s.noValue(); o.force = true
-            case "--buffer": o.bufferSeconds = try positive(s.number(in: 0...600, what: "seconds"), option)
-            case "--tone": o.toneFrequency = try positive(s.number(in: 0...1_000_000, what: "the frequency in Hz"), option)
+            case "--buffer": o.bufferSeconds = try s.positiveNumber(upTo: 600, what: "seconds")
+            case "--tone": o.toneFrequency = try s.positiveNumber(upTo: 1_000_000, what: "the frequency in Hz")
             case "--outputs": o.outputs = try s.integer(in: 1...maximumPorts)
-            case "-t", "--to": o.toPatterns.append(try nonEmpty(s.value(), option))
+            case "-t", "--to": o.toPatterns.append(try s.nonEmptyValue())
             case "--volume": o.volume = try parseVolume(s.value())
             case "--fade": o.fadeMilliseconds = try s.number(in: 0...10_000, what: "milliseconds")
-            case "--levels": o.levelsPath = try nonEmpty(s.value(), option)
+            case "--levels": o.levelsPath = try s.nonEmptyValue()
             case "--levels-format":
-                let v = try s.value()
-                guard let f = LevelStreamFormat(rawValue: v) else {
-                    throw UsageError("--levels-format must be csv or jsonl, not '\(v)'")
-                }
-                o.levelsFormat = f
-            case "--level-interval": o.levelIntervalMilliseconds = try positive(s.number(in: 0...60_000, what: "milliseconds"), option)
+                o.levelsFormat = try s.choice(LevelStreamFormat.init(rawValue:), expected: "csv or jsonl")
+            case "--level-interval": o.levelIntervalMilliseconds = try s.positiveNumber(upTo: 60_000, what: "milliseconds")
             case "--meter": try s.noValue(); o.meter = true
             case "--no-meter": try s.noValue(); o.meter = false
-            case "--plot": o.plotPath = try nonEmpty(s.value(), option)
+            case "--plot": o.plotPath = try s.nonEmptyValue()
             default:
                 if option.hasPrefix("-") { throw UsageError("unknown option \(option) (see jackwave --help)") }
                 throw UsageError("unexpected argument '\(option)' (see jackwave --help)")
@@ -110,15 +99,5 @@ public enum RunOptionsParser {
         if !o.records && o.splitSeconds != nil { throw UsageError("--split needs --record") }
         if o.splitSeconds != nil && o.plotPath != nil { throw UsageError("--plot and --split exclude each other (plot a piece afterwards)") }
         if !o.playsTone && !o.toPatterns.isEmpty { throw UsageError("--to needs --tone") }
-    }
-
-    private static func nonEmpty(_ v: String, _ option: String) throws(UsageError) -> String {
-        guard !v.isEmpty else { throw UsageError("\(option) needs a non-empty value") }
-        return v
-    }
-
-    private static func positive(_ v: Double, _ option: String) throws(UsageError) -> Double {
-        guard v > 0 else { throw UsageError("\(option) must be greater than 0") }
-        return v
     }
 }
