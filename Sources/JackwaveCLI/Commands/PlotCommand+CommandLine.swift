@@ -23,7 +23,7 @@ extension PlotCommand {
         r.input = word
     }
 
-    /// What to draw and how.
+    /// What to draw and how; also listed in `jackwave --help`, with the main command's.
     static let options: [Option] = [
         Option("-o", "--output", value: "OUT", help: "the picture: .png or .svg") { r, s throws(UsageError) in
             r.output = try s.nonEmptyValue()
@@ -45,6 +45,11 @@ extension PlotCommand {
         Option("--db", help: "dBFS amplitude scale (-60 dB at the centre line)") { $0.options.decibels = true },
         Option("--force", help: "overwrite OUT") { $0.force = true },
     ]
+
+    /// `plot`'s section of `jackwave --help`.
+    static var mainHelpSection: [String] {
+        HelpText.section("Plot (jackwave plot FILE -o OUT)", options, argument: file)
+    }
 
     /// The options, or the first thing wrong with them.
     static func parse(_ arguments: [String]) throws(UsageError) -> Request {
