@@ -9,8 +9,8 @@ public enum Jackwave {
         case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
         default: break
         }
-        if arguments.contains("--help") || arguments.contains("-h") {
-            Console.writeOut(HelpText.main)
+        if RunOptionsParser.commandLine.asksForHelp(arguments) {
+            Console.writeOut(help)
             return 0
         }
         if arguments.first == "--version" {
@@ -24,5 +24,10 @@ public enum Jackwave {
             Console.error(error.message)
             return 2
         }
+    }
+
+    /// `jackwave --help`: the main command's options, and `plot`'s, which draws what it records.
+    static var help: String {
+        HelpText.render(RunOptionsParser.commandLine, more: [PlotCommand.mainHelpSection])
     }
 }

@@ -16,18 +16,6 @@ enum LevelsCommand {
     /// Rows are written out whenever this much text is waiting, and at the end.
     static let flushBytes = 1 << 16
 
-    static let usage = """
-    Usage: jackwave levels FILE [--block N] [--level-interval MS] [-o OUT|-]
-                              [--levels-format csv|jsonl] [--force]
-      FILE                  a sound file libsndfile reads (.wav, .flac, .ogg, ...)
-      --block N             frames per block, as the JACK period (default \(defaultBlock))
-      --level-interval MS   one row per MS of frames (maximum of the block peaks)
-      -o, --output OUT      write to OUT (default: stdout; .jsonl/.ndjson mean JSON Lines)
-      --levels-format F     csv or jsonl
-      --force               overwrite OUT
-
-    """
-
     /// The parsed command line.
     struct Options: Equatable {
         var input = ""
@@ -39,8 +27,8 @@ enum LevelsCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            Console.writeOut(usage)
+        if commandLine.asksForHelp(arguments) {
+            Console.writeOut(HelpText.render(commandLine))
             return 0
         }
         let o: Options
@@ -131,41 +119,5 @@ enum LevelsCommand {
         aggregator.finish(into: &rows)
         writer.append(rows)
         return writer.flush()
-    }
-
-    /// The options, or the first thing wrong with them.
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
-        var o = Options()
-        var input: String?
-        var s = ArgumentScanner(arguments)
-        while let option = s.next() {
-            switch option {
-            case "--block": o.block = try s.integer(in: 1...maximumBlock)
-            case "--level-interval":
-                o.intervalMilliseconds = try s.number(in: 0...60_000, what: "milliseconds")
-                if o.intervalMilliseconds == 0 { throw UsageError("--level-interval must be greater than 0") }
-            case "-o", "--output":
-                o.output = try s.value()
-                if o.output.isEmpty { throw UsageError("\(option) needs a non-empty value") }
-            case "--levels-format":
-                let v = try s.value()
-                guard let f = LevelStreamFormat(rawValue: v) else {
-                    throw UsageError("--levels-format must be csv or jsonl, not '\(v)'")
-                }
-                o.format = f
-            case "--force": try s.noValue(); o.force = true
-            default:
-                if option.hasPrefix("-") && option != "-" {
-                    throw UsageError("levels: unknown option \(option) (see jackwave levels --help)")
-                }
-                if input != nil { throw UsageError("levels: one input file only, not also '\(option)'") }
-                input = option
-            }
-        }
-        guard let input, !input.isEmpty else {
-            throw UsageError("levels: which file? (jackwave levels FILE [-o OUT])")
-        }
-        o.input = input
-        return o
     }
 }

@@ -15,13 +15,13 @@ enum PlotCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            Console.writeOut(HelpText.main)
+        if commandLine.asksForHelp(arguments) {
+            Console.writeOut(HelpText.render(commandLine))
             return 0
         }
         do throws(UsageError) {
             let request = try parse(arguments)
-            guard let input = request.input else { throw UsageError("plot needs a FILE to draw (see jackwave --help)") }
+            guard let input = request.input else { throw UsageError("plot needs a FILE to draw (see jackwave plot --help)") }
             guard let output = request.output else { throw UsageError("plot needs -o OUT.png or -o OUT.svg") }
             guard PlotFormat(path: output) != nil else {
                 throw UsageError("-o \(output): unknown extension (use .png or .svg)")
@@ -43,37 +43,5 @@ enum PlotCommand {
             Console.error(error.message)
             return error.kind == .badInput ? 2 : 1
         }
-    }
-
-    /// The options, or the first thing wrong with them.
-    static func parse(_ arguments: [String]) throws(UsageError) -> Request {
-        var r = Request()
-        var s = ArgumentScanner(arguments)
-        while let option = s.next() {
-            switch option {
-            case "-o", "--output": r.output = try nonEmpty(s.value(), option)
-            case "--width": r.options.width = try s.integer(in: PlotOptions.widthRange)
-            case "--height": r.options.height = try s.integer(in: PlotOptions.heightRange)
-            case "--start": r.options.start = try s.number(in: 0...1e9, what: "the start in seconds")
-            case "--end": r.options.end = try s.number(in: 0...1e9, what: "the end in seconds")
-            case "--db": try s.noValue(); r.options.decibels = true
-            case "--force": try s.noValue(); r.force = true
-            default:
-                if option.hasPrefix("-") && option != "-" {
-                    throw UsageError("unknown option \(option) for plot (see jackwave --help)")
-                }
-                if r.input != nil { throw UsageError("plot draws one FILE; unexpected '\(option)'") }
-                r.input = option
-            }
-        }
-        if let start = r.options.start, let end = r.options.end, end <= start {
-            throw UsageError("--end \(format(end)) must be after --start \(format(start))")
-        }
-        return r
-    }
-
-    private static func nonEmpty(_ v: String, _ option: String) throws(UsageError) -> String {
-        guard !v.isEmpty else { throw UsageError("\(option) needs a value") }
-        return v
     }
 }

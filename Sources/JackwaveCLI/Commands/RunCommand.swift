@@ -72,7 +72,7 @@ public enum RunCommand {
     static func prepare(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?) -> Prepared {
         let sampleRate = client.sampleRate
         if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
-            Console.error("--tone \(format(hz)) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\(format(Double(sampleRate) / 2)) Hz)")
+            Console.error("--tone \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
             return .refused(2)
         }
 
@@ -239,12 +239,12 @@ public enum RunCommand {
         let frames = Int(seconds * Double(serverRate))
         let minimum = 4 * max(period, 1)
         if frames < minimum {
-            throw UsageError("--buffer \(format(seconds)) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(format: "%.3f", Double(minimum) / Double(serverRate))) s)")
+            throw UsageError("--buffer \(seconds.plainText) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(format: "%.3f", Double(minimum) / Double(serverRate))) s)")
         }
         let bytes = Double(frames) * Double(channels) * Double(MemoryLayout<Float>.stride)
         let memory = Double(sysconf(Int32(_SC_PHYS_PAGES))) * Double(sysconf(Int32(_SC_PAGESIZE)))
         if bytes > memory / 2 {
-            throw UsageError("--buffer \(format(seconds)) s × \(channels) channels needs \(String(format: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
+            throw UsageError("--buffer \(seconds.plainText) s × \(channels) channels needs \(String(format: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
         }
     }
 

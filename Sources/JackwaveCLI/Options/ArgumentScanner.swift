@@ -1,16 +1,12 @@
-/// A command-line argument that is wrong: said in one line, exit code 2.
-public struct UsageError: Error, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-}
-
 /// Walks `argv` one option at a time: `--name value`, `--name=value`, `-x value`, `-xvalue`.
 ///
 /// Small on purpose: jackwave cannot fetch swift-argument-parser, and its grammar is flat.
+/// What an option means is its `OptionDeclaration`'s business; the typed values are read by
+/// `ArgumentScanner+Values`.
 public struct ArgumentScanner {
     private var rest: ArraySlice<String>
     private var pendingValue: String?
-    /// The option being read, for error messages.
+    /// The option being read, as typed (`-c`, not `--channels`), for error messages.
     public private(set) var current = ""
 
     public init(_ arguments: [String]) { rest = arguments[...] }
@@ -44,32 +40,5 @@ public struct ArgumentScanner {
         if pendingValue != nil { throw UsageError("\(current) takes no value") }
     }
 
-    /// A finite number within `range`.
-    public mutating func number(in range: ClosedRange<Double>, what: String) throws(UsageError) -> Double {
-        let text = try value()
-        guard let v = Double(text), v.isFinite else {
-            throw UsageError("\(current): '\(text)' is not a number")
-        }
-        guard range.contains(v) else {
-            throw UsageError("\(current): \(what) must be between \(format(range.lowerBound)) and \(format(range.upperBound)), not \(text)")
-        }
-        return v
-    }
-
-    /// A whole number within `range`.
-    public mutating func integer(in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        let text = try value()
-        guard let v = Int(text) else { throw UsageError("\(current): '\(text)' is not a whole number") }
-        guard range.contains(v) else {
-            throw UsageError("\(current) must be between \(range.lowerBound) and \(range.upperBound), not \(text)")
-        }
-        return v
-    }
-
     private func isNumber(_ s: String) -> Bool { Double(s) != nil }
-}
-
-/// A number as a user wrote it: no trailing `.0`.
-func format(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
 }
