@@ -108,7 +108,7 @@ struct ToneEndToEndTests {
         #expect(rec.samples[start + 95999] != 0)
     }
 
-    @Test("jackwave records its own tone one period late, sample for sample as the generator makes it")
+    @Test("jackwave records its own tone in the cycle it plays it, sample for sample as the generator makes it")
     func selfRecording() throws {
         let path = dir + "/loop.wav"
         let run = try Run.jackwave(["--tone", "440", "--record", path, "--port", "jackwave:out_1", "--channels", "1",
@@ -116,10 +116,11 @@ struct ToneEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let rec = try Recording(path)
         #expect(rec.frames == 96000)
+        // Taken inside jackwave, not from the server (which would give it a period late on
+        // jackd, and as silence on PipeWire): frame 0 of the file is the tone's frame 0.
         let expected = Self.generated(frequency: 440, amplitude: 0.1, endingAt: 96000, count: 96000)
-        let delay = server.period  // JACK delivers a client's own output to its input a period later.
-        #expect(rec.samples[0..<delay].allSatisfy { $0 == 0 })
-        #expect(Array(rec.samples[delay...]) == Array(expected[0..<(96000 - delay)]))
+        let mismatch = zip(rec.samples, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(mismatch == nil, "first mismatch at frame \(mismatch ?? -1)")
     }
 
     @Test("Ctrl-C fades the tone out before jackwave exits")
