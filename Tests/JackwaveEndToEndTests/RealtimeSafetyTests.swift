@@ -76,7 +76,7 @@ struct RealtimeSafetyTests {
         let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--channels", "8", "--port", "system:capture_*",
                                              "--tone", "440", "--levels", "\(dir)/levels.csv", "--buffer", "2",
                                              "--duration", "\(Self.seconds)", "--no-meter"],
-                               server: server.name, timeout: 60,
+                               server: server.name, timeout: 120,
                                environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
         try #require(run.status == 0, "jackwave failed under rtcheck: \(run.stderr)")
         let report = try RTCheckReport(path: path)
@@ -101,7 +101,7 @@ struct RealtimeSafetyTests {
         let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--port", "system:capture_1", "--port", "system:capture_2",
                                              "--tone", "440", "--levels", "\(dir)/levels.csv",
                                              "--duration", "\(Self.seconds)", "--no-meter"],
-                               server: server.name, timeout: 60,
+                               server: server.name, timeout: 120,
                                environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path,
                                              "RTSAN_OPTIONS": "halt_on_error=1"])
         #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
