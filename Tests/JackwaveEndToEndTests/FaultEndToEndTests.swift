@@ -72,15 +72,29 @@ struct FaultEndToEndTests {
         let run = try Run.start(Run.jackwave, ["--record", path, "--buffer", "30"], server: server.name,
                                 environment: ["JACKWAVE_TEST_WRITER_STALL_US": "400000"])
         #expect(run.waitForStderr("connected"))
-        usleep(1_500_000)
+        // A backlog that takes the drain seconds: the stalled writer has made three passes
+        // (at most 4096 frames each, 0.4 s apart) while the server delivered 48000 frames
+        // a second.
+        #expect(run.waitForRecordedFrames(path, moreThan: 3 * 4096 - 1), "\(run.stderrSoFar)")
         run.signal(SIGINT)
-        // Long enough for the first to be seen on its own; the drain it starts takes ~5 s.
-        usleep(500_000)
+        // The second only once the first has been acted on: the run has deactivated its
+        // client (its inputs are disconnected) and is draining.
+        #expect(waitUntil { Self.inputsDisconnected(of: "jackwave", server: server.name) || !run.isRunning },
+                "the first Ctrl-C was not acted on: \(run.stderrSoFar)")
+        #expect(run.isRunning, "the drain ended before the second Ctrl-C: \(run.stderrSoFar)")
         run.signal(SIGINT)
-        let out = run.finish(timeout: 10)
+        let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("stopping without draining"))
         _ = try Recording(path)
+    }
+
+    /// Whether `client` has input ports and none of them is connected (`jack_lsp -c`).
+    static func inputsDisconnected(of client: String, server: String) -> Bool {
+        guard let run = try? Run.tool("/usr/bin/jack_lsp", ["-c", "\(client):in_"], server: server, timeout: 30),
+              run.status == 0 else { return false }
+        let lines = run.stdout.split(separator: "\n")
+        return lines.contains { $0.hasPrefix("\(client):in_") } && !lines.contains { $0.hasPrefix(" ") || $0.hasPrefix("\t") }
     }
 
     /// A write error ends the run with exit 1 and exactly one error line naming the file,
@@ -119,16 +133,18 @@ struct FaultEndToEndTests {
         let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/resized.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "-d", "3"], server: server.name)
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "-d", "6"], server: server.name)
         #expect(run.waitForStderr("connected src:out_2"))
-        usleep(700_000)
+        // Each change comes once half a second more is on disk, and both before the end.
+        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)")
         #expect(try Run.tool("/usr/bin/jack_bufsize", ["128"], server: server.name).status == 0)
-        usleep(700_000)
+        #expect(run.waitForRecordedFrames(path, moreThan: Recording.framesSoFar(path) + 24000), "\(run.stderrSoFar)")
         #expect(try Run.tool("/usr/bin/jack_bufsize", ["1024"], server: server.name).status == 0)
-        let out = run.finish(timeout: 15)
+        #expect(run.isRunning, "the recording ended before the second period change")
+        let out = run.finish(timeout: 60)
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
-        #expect(rec.frames == 144000)
+        #expect(rec.frames == 288000)
         #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil)
     }
 }

@@ -24,6 +24,11 @@ struct RealtimeSafetyTests {
     static let minimumCycles = 10_000
     /// 14 s = 10,500 counted cycles (plus those before the start and during the fade).
     static let seconds = 14
+    /// The bad client runs until its callback has run this many times (about 0.4 s
+    /// unloaded), or until the bound passes, when it exits `badClientTimedOut`.
+    static let badClientCycles = 300
+    static let badClientBound = 30.0
+    static let badClientTimedOut: Int32 = 3
 
     let server: JackServer
     let dir = temporaryDirectory()
@@ -41,7 +46,8 @@ struct RealtimeSafetyTests {
         var reports: [String: RTCheckReport] = [:]
         for mode in ["clean", "malloc", "usleep", "mutex", "write"] {
             let path = "\(dir)/bad-\(mode).txt"
-            let run = try Run.tool(tools.badClient, [mode, "0.4"], server: server.name, timeout: 20,
+            let run = try Run.tool(tools.badClient, [mode, "\(Self.badClientCycles)", "\(Self.badClientBound)"],
+                                   server: server.name, timeout: Self.badClientBound + 30,
                                    environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
             try #require(run.status == 0, "bad_client \(mode): \(run.stderr)")
             let report = try RTCheckReport(path: path)
@@ -70,7 +76,7 @@ struct RealtimeSafetyTests {
         let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--channels", "8", "--port", "system:capture_*",
                                              "--tone", "440", "--levels", "\(dir)/levels.csv", "--buffer", "2",
                                              "--duration", "\(Self.seconds)", "--no-meter"],
-                               server: server.name, timeout: 60,
+                               server: server.name, timeout: 120,
                                environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
         try #require(run.status == 0, "jackwave failed under rtcheck: \(run.stderr)")
         let report = try RTCheckReport(path: path)
@@ -95,7 +101,7 @@ struct RealtimeSafetyTests {
         let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--port", "system:capture_1", "--port", "system:capture_2",
                                              "--tone", "440", "--levels", "\(dir)/levels.csv",
                                              "--duration", "\(Self.seconds)", "--no-meter"],
-                               server: server.name, timeout: 60,
+                               server: server.name, timeout: 120,
                                environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path,
                                              "RTSAN_OPTIONS": "halt_on_error=1"])
         #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
@@ -104,10 +110,13 @@ struct RealtimeSafetyTests {
         print("rtsan on \(binary.path)\(binary.note.map { " (\($0))" } ?? ""): \(report.summary)")
         #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
 
-        // Last, as it dies in the middle of a cycle: the control that rtsan is awake.
-        let bad = try Run.tool(tools.badClient, ["malloc", "0.4"], server: server.name, timeout: 20,
+        // Last, as it dies in the middle of a cycle: the control that rtsan is awake. The
+        // client runs until rtsan stops it or its callback has run 300 times (it survived).
+        let bad = try Run.tool(tools.badClient, ["malloc", "\(Self.badClientCycles)", "\(Self.badClientBound)"],
+                               server: server.name, timeout: Self.badClientBound + 30,
                                environment: ["LD_PRELOAD": rtsan])
-        #expect(bad.status != 0, "a callback that allocates survived rtsan")
+        #expect(bad.status != Self.badClientTimedOut, "the bad client's callback never ran: \(bad.stderr)")
+        #expect(bad.status != 0, "a callback that allocates survived rtsan: \(bad.stdout)")
         #expect(bad.stderr.contains("RealtimeSanitizer") && bad.stderr.contains("`malloc`"), "\(bad.stderr)")
     }
 }

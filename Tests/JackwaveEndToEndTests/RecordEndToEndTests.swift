@@ -63,9 +63,9 @@ struct RecordEndToEndTests {
         let path = dir + "/interrupted.wav"
         let run = try Run.start(Run.jackwave, ["--record", path], server: server.name)
         #expect(run.waitForStderr("connected"))
-        usleep(700_000)
+        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)")
         run.signal(SIGINT)
-        let out = run.finish(timeout: 10)
+        let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
         #expect(rec.frames > 24000)
@@ -77,10 +77,11 @@ struct RecordEndToEndTests {
     func terminateFinalizes() throws {
         let path = dir + "/terminated.wav"
         let run = try Run.start(Run.jackwave, ["--record", path, "--manual", "--print-start"], server: server.name)
+        // "first frame at" is printed before frame 0 arrives: wait for frames on disk.
         #expect(run.waitForStderr("first frame at"))
-        usleep(300_000)
+        #expect(run.waitForRecordedFrames(path, moreThan: 0), "\(run.stderrSoFar)")
         run.signal(SIGTERM)
-        let out = run.finish(timeout: 10)
+        let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(try Recording(path).frames > 0)
     }
@@ -93,7 +94,7 @@ struct RecordEndToEndTests {
         let path = dir + "/orphan.wav"
         let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_1"], server: own.name)
         #expect(run.waitForStderr("connected"))
-        usleep(1_000_000)
+        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)")
         own.crash()   // returns once the server is gone (reaped)
         let killedAt = Date()
         defer { own.reclaimAfterCrash() }
@@ -101,7 +102,7 @@ struct RecordEndToEndTests {
         // finalizing the file and exiting may take longer on a loaded machine.
         let noticed = run.waitForStderr("the JACK server shut down", timeout: 10)
         let noticedAfter = Date().timeIntervalSince(killedAt)
-        let out = run.finish(timeout: 10)
+        let out = run.finish(timeout: 30)
         let exitedAfter = Date().timeIntervalSince(killedAt)
         #expect(noticed, "\(out.stderr)")
         #expect(noticedAfter < 1, "the server's death must be reported within a second, took \(noticedAfter) s")
@@ -120,12 +121,12 @@ struct RecordEndToEndTests {
         let run = try Run.start(Run.jackwave, ["--record", path, "--manual", "-c", "1", "-n", "wired", "--print-start"],
                                 server: server.name)
         #expect(run.waitForStderr("first frame at"))
-        #expect(try Run.tool("/usr/bin/jack_connect", ["src:out_1", "wired:in_1"], server: server.name, timeout: 10).status == 0)
+        #expect(try Run.tool("/usr/bin/jack_connect", ["src:out_1", "wired:in_1"], server: server.name, timeout: 30).status == 0)
         #expect(run.waitForStderr("connected src:out_1 -> wired:in_1"))
-        #expect(try Run.tool("/usr/bin/jack_disconnect", ["src:out_1", "wired:in_1"], server: server.name, timeout: 10).status == 0)
+        #expect(try Run.tool("/usr/bin/jack_disconnect", ["src:out_1", "wired:in_1"], server: server.name, timeout: 30).status == 0)
         #expect(run.waitForStderr("disconnected src:out_1 -> wired:in_1"))
         run.signal(SIGINT)
-        #expect(run.finish(timeout: 10).status == 0)
+        #expect(run.finish(timeout: 30).status == 0)
     }
 
     @Test("the process and writer threads carry names that top -H shows")
@@ -133,11 +134,17 @@ struct RecordEndToEndTests {
         let path = dir + "/named.wav"
         let run = try Run.start(Run.jackwave, ["--record", path, "-c", "1", "--manual", "--print-start"], server: server.name)
         #expect(run.waitForStderr("first frame at"))
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.pid)/task")) ?? []
-        let names = Set(tasks.compactMap { try? String(contentsOfFile: "/proc/\(run.pid)/task/\($0)/comm", encoding: .utf8) }
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        // The writer names itself once its thread runs, which a loaded machine may delay
+        // past "first frame at": wait for both names, with a bound.
+        var names: Set<String> = []
+        _ = waitUntil {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.pid)/task")) ?? []
+            names = Set(tasks.compactMap { try? String(contentsOfFile: "/proc/\(run.pid)/task/\($0)/comm", encoding: .utf8) }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+            return (names.contains("jackwave-rt") && names.contains("jackwave-writer")) || !run.isRunning
+        }
         run.signal(SIGINT)
-        #expect(run.finish(timeout: 10).status == 0)
+        #expect(run.finish(timeout: 30).status == 0)
         #expect(names.contains("jackwave-rt"), "\(names)")
         #expect(names.contains("jackwave-writer"), "\(names)")
     }
@@ -175,8 +182,8 @@ struct RecordEndToEndTests {
     func twoInstances() throws {
         let a = try Run.start(Run.jackwave, ["--record", dir + "/a.wav", "-d", "1"], server: server.name)
         let b = try Run.start(Run.jackwave, ["--record", dir + "/b.wav", "-d", "1"], server: server.name)
-        #expect(a.finish(timeout: 15).status == 0)
-        #expect(b.finish(timeout: 15).status == 0)
+        #expect(a.finish(timeout: 60).status == 0)
+        #expect(b.finish(timeout: 60).status == 0)
         #expect(try Recording(dir + "/a.wav").frames == 48000)
         #expect(try Recording(dir + "/b.wav").frames == 48000)
     }

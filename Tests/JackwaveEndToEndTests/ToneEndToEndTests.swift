@@ -11,14 +11,15 @@ struct ToneEndToEndTests {
     init() throws { server = try JackServer() }
 
     /// Records `jackwave` tone arguments with `jack_capture` (a Debian peer): the capture
-    /// runs from before jackwave starts until half a second after it ends (SIGINT), however
-    /// long a loaded machine takes to start either of them.
+    /// runs from before jackwave starts until at least `tailFrames` more frames have passed
+    /// through the server after it ended (SIGINT then), however long a loaded machine takes
+    /// to start any of them.
     func captureTone(_ toneArguments: [String]) throws -> (Recording, Run.Output) {
         let path = dir + "/captured-\(UUID().uuidString).wav"
         let capture = try Run.start("/usr/bin/jack_capture", ["-mc", "-c", "1", "-ns", "-f", "wav", path],
                                     server: server.name)
-        let deadline = Date().addingTimeInterval(10)
-        while try !Run.tool("/usr/bin/jack_lsp", [], server: server.name, timeout: 5).stdout.contains("jack_capture:input1") {
+        let deadline = Date().addingTimeInterval(30)
+        while try !Run.tool("/usr/bin/jack_lsp", [], server: server.name, timeout: 30).stdout.contains("jack_capture:input1") {
             guard Date() < deadline else {
                 capture.signal(SIGKILL)
                 _ = capture.finish(timeout: 5)
@@ -28,12 +29,20 @@ struct ToneEndToEndTests {
         }
         let tone = try Run.jackwave(toneArguments + ["--outputs", "1", "-t", "jack_capture:input1", "--no-meter"],
                                     server: server.name)
-        usleep(500_000)
+        // A cycle counter, not a sleep: a recording of `tailFrames` frames, made after the
+        // tone's last cycle, ends only once the server has run that many more frames, and
+        // jack_capture, in the same graph, has heard every one of them.
+        let tail = try Run.jackwave(["--record", dir + "/tail-\(UUID().uuidString).wav", "--manual", "-c", "1",
+                                     "-d", "\(Double(Self.tailFrames) / 48000)"], server: server.name)
+        #expect(tail.status == 0, "\(tail.stderr)")
         capture.signal(SIGINT)
-        _ = capture.finish(timeout: 10)
+        _ = capture.finish(timeout: 30)
         #expect(tone.stderr.contains("connected jackwave:out_1 -> jack_capture:input1"), "\(tone.stderr)")
         return (try Recording(path), tone)
     }
+
+    /// Frames the capture runs on after the tone: twice the 0.1 s `expectWholeTone` needs.
+    static let tailFrames = 9600
 
     /// What jackwave's generator makes for `--tone frequency` at `amplitude` with a fade of
     /// `fadeFrames`, ended at frame `end` (`--duration`): `count` frames from its frame 0.
@@ -129,9 +138,10 @@ struct ToneEndToEndTests {
         let run = try Run.start(Run.jackwave, ["--tone", "440", "--record", path, "--port", "jackwave:out_1",
                                                "--channels", "1", "--fade", "50", "--no-meter"], server: server.name)
         #expect(run.waitForStderr("connected jackwave:out_1 -> jackwave:in_1"))
-        usleep(800_000)
+        // Half a second of steady tone on disk before the fade, whatever the load.
+        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)")
         run.signal(SIGINT)
-        let out = run.finish(timeout: 10)
+        let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
         let last = try #require(rec.samples.lastIndex { $0 != 0 })

@@ -15,7 +15,7 @@ final class JackServer: @unchecked Sendable {
         self.period = period
         process = try Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
                                                    "-C", "\(capturePorts)", "-P", "\(playbackPorts)"], server: nil)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5), out.status == 0,
                out.stdout.contains("system:capture_1") || capturePorts == 0 {
@@ -24,7 +24,7 @@ final class JackServer: @unchecked Sendable {
             usleep(100_000)
         }
         stop()
-        throw TestFailure("jackd -n \(name) did not come up within 10 s")
+        throw TestFailure("jackd -n \(name) did not come up within 30 s")
     }
 
     /// Stops the server (SIGTERM) and waits for it. One still running after 5 s is killed
@@ -53,7 +53,7 @@ final class JackServer: @unchecked Sendable {
     /// a server of the same name starts, so start one and stop it cleanly.
     func reclaimAfterCrash() {
         guard let again = try? Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-C", "0", "-P", "0"], server: nil) else { return }
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5).status) != 0 { usleep(50_000) }
         again.signal(SIGTERM)
         _ = again.finish(timeout: 5)

@@ -25,6 +25,25 @@ struct Recording {
     subscript(frame: Int, channel: Int) -> Float { samples[frame * channels + channel] }
 }
 
+extension Recording {
+    /// The frames a file being recorded holds now, by its header (which the writer keeps
+    /// up to date within `RecordingWriter.crashBound`); 0 while it cannot be read.
+    static func framesSoFar(_ path: String) -> Int {
+        (try? SoundFile(readingFrom: path)).map { Int($0.frames) } ?? 0
+    }
+}
+
+extension Run.Running {
+    /// Waits, while the program runs, until the recording at `path` holds more than
+    /// `frames` frames: the condition a test needs before it stops or disturbs a
+    /// recording, instead of a sleep that guesses how many cycles ran. False if the
+    /// program ended or `timeout` seconds passed first.
+    func waitForRecordedFrames(_ path: String, moreThan frames: Int, timeout: Double = 30) -> Bool {
+        waitUntil(timeout: timeout) { Recording.framesSoFar(path) > frames || !isRunning }
+            && isRunning && Recording.framesSoFar(path) > frames
+    }
+}
+
 /// The pattern `jackwave-testsource` plays: channel c (0-based) at its frame k.
 enum TestPattern {
     static func value(frame k: Int, channel c: Int) -> Float {
@@ -61,7 +80,7 @@ extension JackServer {
     /// and waits until it is active (it prints "ready").
     func startTestSource(channels: Int, name: String = "src") throws -> Run.Running {
         let source = try Run.start(Tools.testSource, ["\(channels)", name], server: self.name)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while !source.stdoutSoFar.contains("ready") {
             guard Date() < deadline, source.isRunning else { throw TestFailure("test source did not start: \(source.stderrSoFar)") }
             usleep(20_000)

@@ -145,8 +145,9 @@ enum Run {
             return String(decoding: outData, as: UTF8.self)
         }
 
-        /// Waits until stderr contains `text` (true) or `timeout` passes (false).
-        func waitForStderr(_ text: String, timeout: Double = 10) -> Bool {
+        /// Waits until stderr contains `text` (true) or `timeout` passes (false). The bound
+        /// is generous: a loaded machine may take seconds to start a JACK client.
+        func waitForStderr(_ text: String, timeout: Double = 30) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if stderrSoFar.contains(text) { return true }
@@ -174,6 +175,17 @@ enum Run {
                           stdout: String(decoding: outData, as: UTF8.self),
                           stderr: String(decoding: errData, as: UTF8.self))
         }
+    }
+}
+
+/// Polls `condition` until it holds (true) or `timeout` seconds pass (false): how a test
+/// waits for what it needs (a port, a frame count, a thread) instead of guessing a time.
+func waitUntil(timeout: Double = 30, interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(UInt32(interval * 1e6))
     }
 }
 
