@@ -14,6 +14,9 @@ public final class EngineSignals: Sendable {
     /// Set by the callback when the frame limit (`--duration`) has been reached and, with a
     /// tone, its fade-out has ended.
     public let finished = Atomic<Bool>(false)
+    /// Cycles the server has run the callback for, from activation: the main thread's sign
+    /// that the server is still running us (see `ServerWatch`).
+    public let cycles = Atomic<Int>(0)
     /// Frames processed since `started`: the stream position.
     public let streamFrames = Atomic<Int>(0)
     /// Frames that did not fit in the audio ring (replaced by silence in the file).
@@ -25,8 +28,8 @@ public final class EngineSignals: Sendable {
     /// The server shut down or kicked us out. Stored `.releasing` after the reason is
     /// copied (see `JackNotifications`); load it `.acquiring` before reading the reason.
     public let serverGone = Atomic<Bool>(false)
-    /// The server's sample rate changed under us.
-    public let sampleRateChanged = Atomic<Bool>(false)
+    /// The server's new sample rate in Hz once it changed under us; 0 while it has not.
+    public let changedSampleRate = Atomic<Int>(0)
 
     /// The tone's target frequency in Hz, as `Double.bitPattern`.
     public let toneFrequencyBits = Atomic<UInt64>(0)

@@ -121,6 +121,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Runs on JACK's realtime thread: no allocation, no locks, no syscalls.
     @inline(__always)
     func process(frames n: Int) {
+        signals.cycles.add(1, ordering: .relaxed)
         let nframes = jack_nframes_t(n)
         for c in 0..<configuration.inputs {
             inputBuffers[c] = UnsafePointer(JackPort.samples(of: inputPorts[c], frames: nframes))

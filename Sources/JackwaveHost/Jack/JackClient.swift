@@ -42,6 +42,13 @@ public final class JackClient {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
+    /// `jack_get_version_string`: libjack's version; PipeWire's libjack names itself in it
+    /// ("3.0.0.0 (using PipeWire 0.3.65)").
+    public static var libraryVersion: String { String(cString: jack_get_version_string()) }
+
+    /// Whether the libjack in use is PipeWire's.
+    public static var isPipeWire: Bool { libraryVersion.contains("PipeWire") }
+
     /// `jack_get_sample_rate`.
     public var sampleRate: Int { Int(jack_get_sample_rate(handle)) }
 

@@ -65,7 +65,7 @@ public final class JackNotifications: @unchecked Sendable {
         client.setSampleRateCallback({ rate, context in
             let me = Unmanaged<JackNotifications>.fromOpaque(context!).takeUnretainedValue()
             if Int(rate) != me.initialSampleRate {
-                me.signals.sampleRateChanged.store(true, ordering: .relaxed)
+                me.signals.changedSampleRate.store(Int(rate), ordering: .relaxed)
             }
             return 0
         }, context: context)

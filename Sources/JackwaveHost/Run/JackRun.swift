@@ -30,6 +30,8 @@ public final class JackRun {
     public private(set) var startTime: WallClockTime?
     /// When the main loop began, for the status line's elapsed time.
     var loopStartDate = Date()
+    /// Whether the server still runs the callback (PipeWire does not say when it dies).
+    private var serverWatch = ServerWatch(isPipeWire: JackClient.isPipeWire, socketPath: PipeWireSocket.path())
     /// When the tone was asked to fade out (a first Ctrl-C, `q`), if it was.
     private var toneStopRequestedAt: Date?
 
@@ -89,6 +91,7 @@ public final class JackRun {
             return 1
         }
         for failure in plan.connect(client) { ui.say(failure) }
+        waitForConnections()
         // Frame 0 already takes what our own outputs play, not only once the connection's
         // notification has come round.
         for (from, to) in plan.pairs { ownConnection(from: from, to: to, connected: true) }
@@ -107,6 +110,23 @@ public final class JackRun {
         let (ending, handledInterrupts) = mainLoop(ui)
         return finish(ending, handledInterrupts: handledInterrupts, ui)
     }
+
+    /// Waits, at most `connectionWait` seconds, until every planned connection to one of our
+    /// inputs shows among its connections. jackd's `jack_connect` returns with the link made;
+    /// PipeWire's returns before the link exists, and the first cycles after it would record
+    /// silence in place of the source's first frames.
+    func waitForConnections() {
+        let planned = plan.pairs.compactMap { source, destination in
+            inputNames.firstIndex(of: destination).map { (source, inputs[$0]) }
+        }
+        guard !planned.isEmpty else { return }
+        let deadline = Date().addingTimeInterval(Self.connectionWait)
+        while !planned.allSatisfy({ $1.connections.contains($0) }) && Date() < deadline { usleep(2_000) }
+    }
+
+    /// Long enough for a loaded PipeWire to make its links; a connection that never shows
+    /// (refused, or removed at once) costs a run no more than this at its start.
+    static let connectionWait = 2.0
 
     /// A connection between two of our own ports: an output connected to an input feeds it
     /// inside the engine (`OwnOutputFeeds`); a broken one stops feeding it.
@@ -175,7 +195,17 @@ public final class JackRun {
             messages.post(notifications.shutdownLine)
             return .serverGone
         }
-        if signals.sampleRateChanged.load(ordering: .relaxed) { return .sampleRateChanged }
+        switch serverWatch.check(cycles: signals.cycles.load(ordering: .relaxed)) {
+        case .gone:
+            messages.post("PipeWire is gone: no cycle since \(ServerWatch.probeAfter) s and nothing listens on \(serverWatch.socketPath ?? "its socket")")
+            return .serverGone
+        case let .silentFor(seconds):
+            messages.post(String(format: "no audio cycle from the JACK server for %.1f s: is it stopped?", seconds))
+        case .running:
+            break
+        }
+        let rate = signals.changedSampleRate.load(ordering: .relaxed)
+        if rate != 0 { return .sampleRateChanged(from: sampleRate, to: rate) }
         if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
         if signals.finished.load(ordering: .relaxed) { return .finished }
         // A bare tone (no file, no duration) ends with its own fade-out.

@@ -7,7 +7,7 @@ public enum RunEnding: Equatable, Sendable {
     /// The JACK server shut down or died.
     case serverGone
     /// The server's sample rate changed (a file has one rate).
-    case sampleRateChanged
+    case sampleRateChanged(from: Int, to: Int)
     /// The recording could not be written (disk full, …).
     case writeFailed(String)
     /// The level stream could not be written (a closed pipe, …).
@@ -25,7 +25,8 @@ public enum RunEnding: Equatable, Sendable {
     var errorLine: String? {
         switch self {
         case .serverGone: "the JACK server went away; the file holds everything received before it did"
-        case .sampleRateChanged: "the JACK server's sample rate changed; stopped (a file has one rate)"
+        case let .sampleRateChanged(from, to):
+            "the JACK server's sample rate changed from \(from) Hz to \(to) Hz; stopped, since a file has one rate (everything received at \(from) Hz is in it)"
         case let .writeFailed(message): "\(message); stopped, the file holds everything written before the error"
         case let .levelsFailed(message): message
         case .finished, .interrupted: nil

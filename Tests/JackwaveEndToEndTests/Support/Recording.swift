@@ -75,7 +75,7 @@ enum Tools {
     }
 }
 
-extension JackServer {
+extension TestServer {
     /// Starts `jackwave-testsource` with `channels` ports under client `name` on this server
     /// and waits until it is active (it prints "ready").
     func startTestSource(channels: Int, name: String = "src") throws -> Run.Running {

@@ -45,7 +45,19 @@ enum Run {
     static func start(_ path: String, _ arguments: [String], server: String?,
                       environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Running {
         var env = ProcessInfo.processInfo.environment
-        if let server { env["JACK_DEFAULT_SERVER"] = server } else { env.removeValue(forKey: "JACK_DEFAULT_SERVER") }
+        if let server, let runtime = PipeWireServer.runtimeDirectory(ofServer: server) {
+            // As `pw-jack` runs a client: PipeWire's libjack first, PipeWire's socket in `runtime`.
+            env.removeValue(forKey: "JACK_DEFAULT_SERVER")
+            env["XDG_RUNTIME_DIR"] = runtime
+            env["PIPEWIRE_RUNTIME_DIR"] = runtime
+            if let lib = PipeWireServer.libjackDirectory {
+                env["LD_LIBRARY_PATH"] = ([lib] + (env["LD_LIBRARY_PATH"].map { [$0] } ?? [])).joined(separator: ":")
+            }
+        } else if let server {
+            env["JACK_DEFAULT_SERVER"] = server
+        } else {
+            env.removeValue(forKey: "JACK_DEFAULT_SERVER")
+        }
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
         if autostartGuard { env["JACK_NO_START_SERVER"] = "1" } else { env.removeValue(forKey: "JACK_NO_START_SERVER") }
         for (k, v) in environment { env[k] = v }
