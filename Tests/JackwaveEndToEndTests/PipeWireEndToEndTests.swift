@@ -139,6 +139,24 @@ struct PipeWireEndToEndTests {
         #expect(try Recording(path).frames == 12000)
     }
 
+    @Test("scripts/demo finds PipeWire through pw-jack and records a real 440 Hz tone on it")
+    func demo() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let out = dir + "/demo"
+        // As on a desktop running PipeWire and no jackd: only PipeWire's socket to find.
+        let run = try Run.tool("/bin/bash", [root + "/scripts/demo", out], server: nil, timeout: 600,
+                               environment: ["XDG_RUNTIME_DIR": server.runtimeDirectory])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("demo: using PipeWire's JACK (pw-jack)"), "\(run.stdout)")
+        let rec = try Recording(out + "/demo.wav")
+        #expect(rec.frames == 144_000)
+        #expect((rec.samples.map(abs).max() ?? 0) > 0.099, "the tone's peak, not silence")
+        // 440 Hz: 440 × 3 upward zero crossings, give or take the first and last.
+        let crossings = zip(rec.samples, rec.samples.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        #expect(abs(crossings - 1320) <= 1, "\(crossings) upward zero crossings in 3 s")
+    }
+
     /// The xruns the summary line reports. PipeWire under load skips a late client's cycle
     /// instead of waiting for it, so an xrun breaks the source's pattern at the server, not
     /// in jackwave: the pattern is checked frame by frame only for a run without one.

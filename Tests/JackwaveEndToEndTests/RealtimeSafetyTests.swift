@@ -72,8 +72,10 @@ struct RealtimeSafetyTests {
         let tools = try RTCheckTools.shared.get()
         let binary = (path: build.path, note: build.note)
         let path = "\(dir)/rtcheck.txt"
-        // 8 channels: the general interleaver; --buffer 2: the ring wraps every 2.7 s.
-        let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--channels", "8", "--port", "system:capture_*",
+        // 9 channels: the general interleaver, the last input fed by jackwave's own output
+        // inside the callback; --buffer 2: the ring wraps every 2.7 s.
+        let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--channels", "9", "--port", "system:capture_*",
+                                             "--port", "jackwave:out_1",
                                              "--tone", "440", "--levels", "\(dir)/levels.csv", "--buffer", "2",
                                              "--duration", "\(Self.seconds)", "--no-meter"],
                                server: server.name, timeout: 120,
@@ -97,8 +99,9 @@ struct RealtimeSafetyTests {
         let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
         let binary = RTCheckTools.binaryUnderTest()
         let path = "\(dir)/rtsan.txt"
-        // 2 channels: the stereo interleaver (the rtcheck run covers the general one).
-        let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--port", "system:capture_1", "--port", "system:capture_2",
+        // 2 channels: the stereo interleaver (the rtcheck run covers the general one); in_2
+        // records jackwave's own tone, taken inside the callback.
+        let run = try Run.tool(binary.path, ["--record", "\(dir)/take.wav", "--port", "system:capture_1", "--port", "jackwave:out_1",
                                              "--tone", "440", "--levels", "\(dir)/levels.csv",
                                              "--duration", "\(Self.seconds)", "--no-meter"],
                                server: server.name, timeout: 120,

@@ -112,9 +112,11 @@ public final class JackRun {
     }
 
     /// Waits, at most `connectionWait` seconds, until every planned connection to one of our
-    /// inputs shows among its connections. jackd's `jack_connect` returns with the link made;
-    /// PipeWire's returns before the link exists, and the first cycles after it would record
-    /// silence in place of the source's first frames.
+    /// inputs shows among its connections, and then for `linkCycles` more cycles. jackd's
+    /// `jack_connect` returns with the link made and carrying audio; PipeWire's returns
+    /// before the link exists, shows it a moment later, and carries audio on it from a cycle
+    /// or two after that: without the wait, a recording would begin with silence in place
+    /// of the source's first frames.
     func waitForConnections() {
         let planned = plan.pairs.compactMap { source, destination in
             inputNames.firstIndex(of: destination).map { (source, inputs[$0]) }
@@ -122,7 +124,12 @@ public final class JackRun {
         guard !planned.isEmpty else { return }
         let deadline = Date().addingTimeInterval(Self.connectionWait)
         while !planned.allSatisfy({ $1.connections.contains($0) }) && Date() < deadline { usleep(2_000) }
+        let shown = signals.cycles.load(ordering: .relaxed)
+        while signals.cycles.load(ordering: .relaxed) < shown + Self.linkCycles && Date() < deadline { usleep(1_000) }
     }
+
+    /// Cycles a shown link may take to carry audio (PipeWire); a few periods at a run's start.
+    static let linkCycles = 4
 
     /// Long enough for a loaded PipeWire to make its links; a connection that never shows
     /// (refused, or removed at once) costs a run no more than this at its start.
