@@ -10,7 +10,9 @@
  *
  * Every value is a multiple of 2^-14 in [-0.5, 0.5), so it survives float storage exactly,
  * and the channel offsets (a prime) make any channel swap or frame slip visible.
- * It runs until killed; "ready" on stdout says its ports exist and it is active.
+ * It runs until killed; "ready" on stdout says its ports exist and it is active. When the
+ * server's clock runs on between two of its cycles (a server that skipped it: PipeWire
+ * does, for a late client), it says "skipped N" on stdout, N frames in all so far.
  */
 #include <jack/jack.h>
 #include <stdio.h>
@@ -24,9 +26,18 @@
 static jack_port_t *ports[MAX_CHANNELS];
 static int channels;
 static unsigned long long frame;
+static jack_client_t *client;
+/* Frames the server's clock ran between our cycles; written by the process thread only. */
+static volatile unsigned long long skipped;
+static jack_nframes_t last_end;
+static int have_last;
 
 static int process(jack_nframes_t n, void *arg) {
     (void)arg;
+    jack_nframes_t start = jack_last_frame_time(client);
+    if (have_last && start != last_end) skipped += (jack_nframes_t)(start - last_end);
+    last_end = start + n;
+    have_last = 1;
     for (int c = 0; c < channels; c++) {
         float *out = jack_port_get_buffer(ports[c], n);
         for (jack_nframes_t i = 0; i < n; i++) {
@@ -50,7 +61,7 @@ int main(int argc, char **argv) {
     }
     const char *name = argc > 2 ? argv[2] : "testsource";
     jack_status_t status;
-    jack_client_t *client = jack_client_open(name, JackNoStartServer | JackUseExactName, &status);
+    client = jack_client_open(name, JackNoStartServer | JackUseExactName, &status);
     if (!client) {
         fprintf(stderr, "jackwave-testsource: cannot open client (status 0x%x)\n", status);
         return 1;
@@ -77,5 +88,14 @@ int main(int argc, char **argv) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     printf("ready\n");
     fflush(stdout);
-    for (;;) pause();
+    unsigned long long reported = 0;
+    for (;;) {
+        usleep(20000);
+        unsigned long long now = skipped;
+        if (now != reported) {
+            printf("skipped %llu\n", now);
+            fflush(stdout);
+            reported = now;
+        }
+    }
 }

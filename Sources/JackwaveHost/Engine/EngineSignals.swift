@@ -21,6 +21,9 @@ public final class EngineSignals: Sendable {
     public let streamFrames = Atomic<Int>(0)
     /// Frames that did not fit in the audio ring (replaced by silence in the file).
     public let droppedFrames = Atomic<Int>(0)
+    /// Frames the server's clock ran between two of our cycles: audio the server never gave
+    /// us (PipeWire skips a late client instead of waiting for it).
+    public let skippedFrames = Atomic<Int>(0)
     /// Blocks whose peaks did not fit in the level ring.
     public let droppedLevelBlocks = Atomic<Int>(0)
     /// Xruns reported by the server.

@@ -22,6 +22,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// reference retains and releases it (two atomic operations per ring per cycle).
     let audioRingRef: Unmanaged<SPSCRing<Float>>?
     let levelRingRef: Unmanaged<SPSCRing<PeakRecord>>?
+    /// The client's C handle, for the cycle's start time; nil offline.
+    let clientHandle: OpaquePointer?
     /// The ports' C handles, read by the callback without touching a Swift array.
     let inputPorts: UnsafeMutablePointer<OpaquePointer>
     let outputPorts: UnsafeMutablePointer<OpaquePointer>
@@ -40,11 +42,12 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// the configuration says) at the server's sample rate. Offline drivers (benchmarks,
     /// tests) pass no ports and call `process(inputs:outputs:frames:)`.
     public init(configuration: EngineConfiguration, inputs: [JackPort], outputs: [JackPort],
-                sampleRate: Int, signals: EngineSignals) {
+                sampleRate: Int, signals: EngineSignals, client: JackClient? = nil) {
         precondition(inputs.isEmpty || inputs.count == configuration.inputs)
         precondition(outputs.isEmpty || outputs.count == configuration.outputs)
         self.configuration = configuration
         self.signals = signals
+        clientHandle = client?.handle
         audioRing = configuration.audioRingFrames > 0
             ? SPSCRing(minimumCapacity: configuration.audioRingFrames, width: max(1, configuration.inputs))
             : nil
@@ -123,6 +126,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     func process(frames n: Int) {
         signals.cycles.add(1, ordering: .relaxed)
         let nframes = jack_nframes_t(n)
+        if let clientHandle { checkCycleStart(JackClient.cycleStart(clientHandle), frames: nframes) }
         for c in 0..<configuration.inputs {
             inputBuffers[c] = UnsafePointer(JackPort.samples(of: inputPorts[c], frames: nframes))
         }
@@ -130,6 +134,22 @@ public final class RealtimeEngine: @unchecked Sendable {
             outputBuffers[o] = JackPort.samples(of: outputPorts[o], frames: nframes)
         }
         processBlock(frames: n)
+    }
+
+    /// Counts the frames between the end of the last cycle and the start of this one, by the
+    /// server's frame clock: frames the server ran without us (PipeWire skips a client that
+    /// is late rather than wait for it). Counted once the run has started, never invented.
+    @inline(__always)
+    func checkCycleStart(_ start: jack_nframes_t, frames: jack_nframes_t) {
+        let s = state
+        // `&+`/`&-`: the frame clock is a wrapping 32-bit counter.
+        if let end = s.pointee.lastCycleEnd, start != end, signals.started.load(ordering: .relaxed) {
+            let skipped = Int(start &- end)
+            // A clock that steps back, or jumps by more than a minute, is a reset (a period
+            // change, a new server), not skipped audio.
+            if skipped > 0 && skipped < 60 * 768_000 { signals.skippedFrames.add(skipped, ordering: .relaxed) }
+        }
+        s.pointee.lastCycleEnd = start &+ frames
     }
 
     /// The same block processing over caller-owned buffers instead of JACK's: for

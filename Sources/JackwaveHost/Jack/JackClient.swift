@@ -49,6 +49,11 @@ public final class JackClient {
     /// Whether the libjack in use is PipeWire's.
     public static var isPipeWire: Bool { libraryVersion.contains("PipeWire") }
 
+    /// `jack_last_frame_time`: the server's frame time at the start of this cycle. Called on
+    /// the realtime thread: it reads the server's clock from shared memory.
+    @inline(__always)
+    static func cycleStart(_ handle: OpaquePointer) -> jack_nframes_t { jack_last_frame_time(handle) }
+
     /// `jack_get_sample_rate`.
     public var sampleRate: Int { Int(jack_get_sample_rate(handle)) }
 

@@ -32,6 +32,8 @@ public final class JackRun {
     var loopStartDate = Date()
     /// Whether the server still runs the callback (PipeWire does not say when it dies).
     private var serverWatch = ServerWatch(isPipeWire: JackClient.isPipeWire, socketPath: PipeWireSocket.path())
+    /// Frames the server skipped that have been reported so far.
+    private var reportedSkippedFrames = 0
     /// When the tone was asked to fade out (a first Ctrl-C, `q`), if it was.
     private var toneStopRequestedAt: Date?
 
@@ -57,7 +59,7 @@ public final class JackRun {
             levelRingBlocks: levelBlocks, frameLimit: settings.frameLimit, tone: settings.tone)
         RealtimeEngine.warmUp(like: configuration, sampleRate: sampleRate)
         engine = RealtimeEngine(configuration: configuration, inputs: inputs, outputs: outputs,
-                                sampleRate: sampleRate, signals: signals)
+                                sampleRate: sampleRate, signals: signals, client: client)
         notifications = JackNotifications(client: client, signals: signals, messages: messages)
         if let recording, let ring = engine.audioRing {
             writer = RecordingWriter(pipeline: recording, ring: ring, drops: engine.dropRing, messages: messages,
@@ -281,8 +283,16 @@ public final class JackRun {
         }
     }
 
-    /// Says what happened since the last pass: connections, drops, lost levels.
+    /// Says what happened since the last pass: connections, drops, lost levels, frames the
+    /// server skipped.
     private func flushMessages(_ ui: RunFrontEnd) {
+        let skipped = signals.skippedFrames.load(ordering: .relaxed)
+        if skipped > reportedSkippedFrames {
+            let at = Double(signals.streamFrames.load(ordering: .relaxed)) / Double(sampleRate)
+            messages.post(String(format: "the server skipped %d frames by %.3f s (it did not run jackwave for them; the file goes on without them)",
+                                 skipped - reportedSkippedFrames, at))
+            reportedSkippedFrames = skipped
+        }
         if !notifications.isQuiet && !signals.serverGone.load(ordering: .relaxed) { notifications.reportConnections() }
         for line in messages.drain() { ui.say(line) }
     }
