@@ -26,16 +26,7 @@ struct PipeWireEndToEndTests {
 
     @Test("jackwave's own tone is recorded from frame 0, not the silence PipeWire gives a self-connection")
     func ownTone() throws {
-        let path = dir + "/loop.wav"
-        let run = try Run.jackwave(["--tone", "440", "--record", path, "--port", "jackwave:out_1", "--channels", "1",
-                                    "--duration", "2", "--no-meter"], server: server.name)
-        #expect(run.status == 0, "\(run.stderr)")
-        let rec = try Recording(path)
-        #expect(rec.frames == 96000)
-        let expected = ToneEndToEndTests.generated(frequency: 440, amplitude: 0.1, endingAt: 96000, count: 96000)
-        let mismatch = zip(rec.samples, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(mismatch == nil, "first mismatch at frame \(mismatch ?? -1)")
-        #expect(!run.stderr.contains("received only silence"), "\(run.stderr)")
+        try ToneEndToEndTests.expectOwnToneRecorded(server: server.name, path: dir + "/loop.wav")
     }
 
     @Test("an input connected to a silent client is named in the summary as having received only silence")
@@ -53,13 +44,10 @@ struct PipeWireEndToEndTests {
     /// kind of breaks), so the pattern cannot tell jackwave's losses from the server's there.
     @Test("a quantum change mid-take, 256 to 1024 frames and back, loses and repeats no frame")
     func quantumChange() throws {
-        let source = try server.startTestSource(channels: 2)
-        defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/quantum.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--no-meter"], server: server.name)
-        #expect(run.waitForStderr("connected src:out_2"), "\(run.stderrSoFar)")
+        let (source, run) = try recordTestSource(to: path)
+        defer { source.signal(SIGTERM); _ = source.finish() }
         // Each change comes once half a second more is on disk.
-        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)")
         #expect(server.setting("clock.force-quantum", "1024"))
         #expect(run.waitForRecordedFrames(path, moreThan: 72000), "\(run.stderrSoFar)")
         #expect(server.setting("clock.force-quantum", "256"))
@@ -75,12 +63,9 @@ struct PipeWireEndToEndTests {
 
     @Test("a sample-rate change mid-take stops jackwave with exit 1, a valid file and a line saying what happened")
     func rateChange() throws {
-        let source = try server.startTestSource(channels: 2)
-        defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/rate.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--no-meter"], server: server.name)
-        #expect(run.waitForStderr("connected src:out_2"), "\(run.stderrSoFar)")
-        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)")
+        let (source, run) = try recordTestSource(to: path)
+        defer { source.signal(SIGTERM); _ = source.finish() }
         let before = Recording.framesSoFar(path)
         #expect(server.setting("clock.force-rate", "44100"))
         let out = run.finish(timeout: 30)
@@ -156,6 +141,17 @@ struct PipeWireEndToEndTests {
         // 440 Hz: 440 × 3 upward zero crossings, give or take the first and last.
         let crossings = zip(rec.samples, rec.samples.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
         #expect(abs(crossings - 1320) <= 1, "\(crossings) upward zero crossings in 3 s")
+    }
+
+    /// Starts the two-channel test source and a recording of it to `path` until stopped, and
+    /// waits until half a second of it is on disk.
+    func recordTestSource(to path: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (source: Run.Running, run: Run.Running) {
+        let source = try server.startTestSource(channels: 2)
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--no-meter"], server: server.name)
+        #expect(run.waitForStderr("connected src:out_2"), "\(run.stderrSoFar)", sourceLocation: sourceLocation)
+        #expect(run.waitForRecordedFrames(path, moreThan: 24000), "\(run.stderrSoFar)", sourceLocation: sourceLocation)
+        return (source, run)
     }
 
     /// The xruns the summary line reports.

@@ -119,17 +119,23 @@ struct ToneEndToEndTests {
 
     @Test("jackwave records its own tone in the cycle it plays it, sample for sample as the generator makes it")
     func selfRecording() throws {
-        let path = dir + "/loop.wav"
+        try Self.expectOwnToneRecorded(server: server.name, path: dir + "/loop.wav")
+    }
+
+    /// Records 2 s of jackwave's own 440 Hz tone from `jackwave:out_1` on `server` and checks
+    /// the file against the generator, from frame 0: the tone is taken inside jackwave, not
+    /// from the server (which gives it a period late on jackd, and as silence on PipeWire).
+    static func expectOwnToneRecorded(server: String, path: String,
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = try Run.jackwave(["--tone", "440", "--record", path, "--port", "jackwave:out_1", "--channels", "1",
-                                    "--duration", "2", "--no-meter"], server: server.name)
-        #expect(run.status == 0, "\(run.stderr)")
+                                    "--duration", "2", "--no-meter"], server: server)
+        #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
         let rec = try Recording(path)
-        #expect(rec.frames == 96000)
-        // Taken inside jackwave, not from the server (which would give it a period late on
-        // jackd, and as silence on PipeWire): frame 0 of the file is the tone's frame 0.
-        let expected = Self.generated(frequency: 440, amplitude: 0.1, endingAt: 96000, count: 96000)
+        #expect(rec.frames == 96000, sourceLocation: sourceLocation)
+        let expected = generated(frequency: 440, amplitude: 0.1, endingAt: 96000, count: 96000)
         let mismatch = zip(rec.samples, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(mismatch == nil, "first mismatch at frame \(mismatch ?? -1)")
+        #expect(mismatch == nil, "first mismatch at frame \(mismatch ?? -1)", sourceLocation: sourceLocation)
+        #expect(!run.stderr.contains("received only silence"), "\(run.stderr)", sourceLocation: sourceLocation)
     }
 
     @Test("Ctrl-C fades the tone out before jackwave exits")
