@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                    "JackwaveHost", "JackwavePlot"]),
+                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                             "JackwaveHost"]),
+                                                             "JackwaveHost", "JackwaveLoudness"]),
         .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveSoundFiles", "JackwaveDSP"]),
     ]
 )

@@ -43,6 +43,10 @@ public struct ChannelWeighting: Equatable, Sendable {
         }
     }
 
+    /// Whether people should be told how the channels were weighted: an assumption, or
+    /// weights other than 1.0.
+    public var isNoteworthy: Bool { source == .assumed || weights.contains { $0 != .front } }
+
     /// One line for people: `2 channels, weighted 1.0 each` or the file's surround and LFE.
     public var summary: String {
         let n = weights.count
