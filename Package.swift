@@ -29,6 +29,9 @@ let package = Package(
                        providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
+        /// libebur128: EBU R 128 / BS.1770 loudness and true peak (`jackwave loudness`).
+        .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
+                       providers: [.apt(["libebur128-dev"])]),
         /// Two one-line C functions: disk-space reservation for recordings, thread names.
         .target(name: "CGlibcExtras"),
 
@@ -36,6 +39,8 @@ let package = Package(
         .target(name: "JackwaveDSP"),
         /// libsndfile for the files, CGlibcExtras for `fallocate`.
         .target(name: "JackwaveSoundFiles", dependencies: ["CSndfile", "CGlibcExtras"]),
+        /// Loudness through libebur128; reads sound files for the offline measure. No JACK.
+        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
         .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion).
@@ -45,7 +50,7 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                    "JackwaveHost", "JackwavePlot"]),
+                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
@@ -58,11 +63,12 @@ let package = Package(
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
         .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveSoundFiles", "CSndfile"]),
+        .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
         .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                             "JackwaveHost"]),
+                                                             "JackwaveHost", "JackwaveLoudness"]),
         .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveSoundFiles", "JackwaveDSP"]),
     ]
 )

@@ -135,6 +135,20 @@ public final class SoundFile {
         _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
     }
 
+    /// `sf_command(SFC_GET_CHANNEL_MAP_INFO)`: where the file says each channel is meant to
+    /// be heard (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil when it says
+    /// nothing, or leaves any channel unnamed.
+    public var channelPositions: [ChannelPosition]? {
+        guard let handle, channels > 0 else { return nil }
+        var map = [Int32](repeating: 0, count: channels)
+        let known = map.withUnsafeMutableBytes {
+            sf_command(handle, Int32(SFC_GET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count))
+        }
+        guard known == Int32(SF_TRUE) else { return nil }
+        let positions = map.compactMap(ChannelPosition.init(channelMapValue:))
+        return positions.count == channels ? positions : nil
+    }
+
     /// `sf_strerror` for this file: the last error libsndfile saw.
     public var lastError: String {
         guard let handle else { return "file is closed" }

@@ -35,5 +35,7 @@ struct DeclaredCommand: Sendable, CustomTestStringConvertible {
                         defaults: PlotCommand.Request()),
         DeclaredCommand(LevelsCommand.commandLine, help: HelpText.render(LevelsCommand.commandLine),
                         defaults: LevelsCommand.Options()),
+        DeclaredCommand(LoudnessCommand.commandLine, help: HelpText.render(LoudnessCommand.commandLine),
+                        defaults: LoudnessCommand.Options()),
     ]
 }

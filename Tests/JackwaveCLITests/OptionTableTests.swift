@@ -86,11 +86,24 @@ struct OptionTableTests {
         }
     }
 
+    @Test("loudness --help shows loudness' usage and options, not the recording's")
+    func loudnessHelp() {
+        let help = HelpText.render(LoudnessCommand.commandLine)
+        #expect(help.contains("\n  jackwave loudness FILE... [--json]"))
+        for label in ["FILE", "--json", "-h, --help"] {
+            #expect(help.contains("\n  \(label) "), "\(label)")
+        }
+        for other in ["--record", "--tone", "--block", "--width", "Ctrl-C"] {
+            #expect(!help.contains(other), "\(other)")
+        }
+    }
+
     @Test("jackwave --help keeps the usage of every command, plot's options and the notes")
     func mainHelp() {
         let help = Jackwave.help
         for fact in ["jackwave --record FILE [options]", "jackwave --tone HZ [options]", "jackwave [options]",
                      "jackwave plot FILE -o OUT.png|svg", "jackwave levels FILE [--block N] [-o OUT]",
+                     "jackwave loudness FILE... [--json]",
                      "Plot (jackwave plot FILE -o OUT):", "--width PX", "Keys on a terminal: space pause",
                      "Exit codes: 0 done, 1 runtime failure, 2 bad usage.", "-h, --help", "--version", "--formats"] {
             #expect(help.contains(fact), "\(fact)")

@@ -7,6 +7,7 @@ public enum Jackwave {
         switch arguments.first {
         case "plot": return PlotCommand.run(Array(arguments.dropFirst()))
         case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
+        case "loudness": return LoudnessCommand.run(Array(arguments.dropFirst()))
         default: break
         }
         if RunOptionsParser.commandLine.asksForHelp(arguments) {

@@ -10,6 +10,7 @@ extension RunOptionsParser {
         },
         .helpOption,
     ], notes: [
-        "jackwave plot --help and jackwave levels --help show their own options.",
+        "jackwave plot --help, jackwave levels --help and jackwave loudness --help show their own",
+        "options.",
     ])
 }

@@ -27,6 +27,7 @@ public enum RunOptionsParser {
             "jackwave [options]                 meter the first two capture ports",
             "jackwave plot FILE -o OUT.png|svg  draw a recording or a level stream",
             "jackwave levels FILE [--block N] [-o OUT]   a sound file's level stream, offline",
+            "jackwave loudness FILE... [--json]          loudness (EBU R 128) and true peak, offline",
         ],
         argument: nil,
         sections: [recording, tone, levels, jack, information],
