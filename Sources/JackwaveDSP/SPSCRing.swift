@@ -12,6 +12,12 @@ import Synchronization
 /// (`readableRegions`/`commitRead`); neither ever blocks, allocates or makes a syscall.
 /// Indices are free-running `Int` counters (they never wrap in practice: 2^63 slots at
 /// 192 kHz is 1.5 million years); the slot position is `index & mask`.
+///
+/// Each index sits on its own cache line with its side's copy of the other index
+/// (`RingSide`), after the slots in the same mapping, away from the object's own fields
+/// (which are all `let`: read by both threads, written by neither). A side reads the other
+/// side's line only when its copy says the ring looks too full (producer) or too empty
+/// (consumer) for what it asks; `writableCount` and `readableCount` always reload.
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Elements per slot (channels for audio).
     public let width: Int
@@ -20,12 +26,12 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let mask: Int
     @usableFromInline let storage: UnsafeMutablePointer<Element>
 
-    /// Slots ever written. Stored by the producer with `.releasing` so that the slot
-    /// contents it wrote are visible to a consumer that loads it with `.acquiring`.
-    @usableFromInline let writeIndex = Atomic<Int>(0)
-    /// Slots ever read. Stored by the consumer with `.releasing` so that its reads of a
-    /// slot happen before the producer, loading with `.acquiring`, overwrites it.
-    @usableFromInline let readIndex = Atomic<Int>(0)
+    /// The producer's line: `published` is the write index (slots ever written),
+    /// `otherSeen` the producer's copy of the read index.
+    @usableFromInline let producer: UnsafeMutablePointer<RingSide>
+    /// The consumer's line: `published` is the read index (slots ever read), `otherSeen`
+    /// the consumer's copy of the write index.
+    @usableFromInline let consumer: UnsafeMutablePointer<RingSide>
 
     /// Creates a ring that holds at least `minimumCapacity` slots of `width` elements, every
     /// element all-zero bits (0.0 for `Float`, a zero `PeakRecord` or `DropEvent`).
@@ -34,7 +40,9 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// supplies them zeroed, with no pass over tens of megabytes to touch them), so no page
     /// fault waits for the realtime thread, and it is locked in memory where the limits
     /// allow (without the privilege a ring can still be paged out under memory pressure,
-    /// as in any unprivileged audio program).
+    /// as in any unprivileged audio program). The two index lines follow the slots in the
+    /// same mapping, at the next multiple of `RingSide.lineBytes`, so they are pinned too
+    /// and share no line (nor prefetch pair) with a slot.
     public init(minimumCapacity: Int, width: Int) {
         precondition(width > 0 && minimumCapacity > 0)
         var cap = 1
@@ -42,61 +50,130 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         self.width = width
         self.capacity = cap
         self.mask = cap - 1
-        byteCount = cap * width * MemoryLayout<Element>.stride
+        let line = RingSide.lineBytes
+        precondition(MemoryLayout<RingSide>.size <= line)
+        let slotBytes = cap * width * MemoryLayout<Element>.stride
+        let linesOffset = (slotBytes + line - 1) / line * line
+        byteCount = linesOffset + 2 * line
+        // Page-aligned, so the lines are aligned to `line` too.
         let mapping = PinnedMemory.allocate(byteCount: byteCount)
         storage = mapping.bindMemory(to: Element.self, capacity: cap * width)
+        producer = (mapping + linesOffset).bindMemory(to: RingSide.self, capacity: 1)
+        producer.initialize(to: RingSide())
+        consumer = (mapping + linesOffset + line).bindMemory(to: RingSide.self, capacity: 1)
+        consumer.initialize(to: RingSide())
     }
 
-    /// Bytes mapped for `storage`.
+    /// Bytes mapped for `storage` and the two index lines.
     let byteCount: Int
 
-    deinit { PinnedMemory.release(storage, byteCount: byteCount) }
-
-    /// Slots the producer may write now. Producer thread only.
-    @inlinable @inline(__always)
-    public var writableCount: Int {
-        // Own index: relaxed (only this thread stores it). Other index: acquiring, see above.
-        capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring))
+    deinit {
+        producer.deinitialize(count: 1)
+        consumer.deinitialize(count: 1)
+        PinnedMemory.release(storage, byteCount: byteCount)
     }
 
-    /// Slots the consumer may read now. Consumer thread only.
+    /// Slots the producer may write now (loads the read index afresh). Producer thread only.
+    @inlinable @inline(__always)
+    public var writableCount: Int {
+        // `.relaxed`: the producer's own index, which only this thread stores; a thread
+        // always sees its own last store.
+        let written = producer.pointee.published.load(ordering: .relaxed)
+        return capacity - (written - reloadReadIndex())
+    }
+
+    /// Slots the consumer may read now (loads the write index afresh). Consumer thread only.
     @inlinable @inline(__always)
     public var readableCount: Int {
-        writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
+        // `.relaxed`: the consumer's own index, which only this thread stores.
+        let read = consumer.pointee.published.load(ordering: .relaxed)
+        return reloadWriteIndex() - read
     }
 
     /// Slots filled now, as seen from any thread (a display figure: by the time it is
     /// used either side may have moved on).
     public var approximateFill: Int {
-        max(0, writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .relaxed))
+        // `.relaxed` both: nothing is read on the strength of this figure, so it need not
+        // order anything; each load is still a value the index really had.
+        max(0, producer.pointee.published.load(ordering: .relaxed)
+                - consumer.pointee.published.load(ordering: .relaxed))
     }
 
     /// Up to `count` free slots as at most two contiguous regions (the second starts at
     /// the beginning of storage). Lengths are in slots; each pointer addresses
     /// `length * width` elements. Producer thread only.
+    ///
+    /// Judged from the producer's copy of the read index while that shows `count` free
+    /// slots (the real read index can only be further on, so those slots are free); the
+    /// read index is loaded only when the copy shows fewer.
     @inlinable @inline(__always)
     public func writableRegions(upTo count: Int) -> RingRegions<Element> {
-        let n = min(count, writableCount)
-        return regions(start: writeIndex.load(ordering: .relaxed), count: n)
+        let side = producer
+        // `.relaxed`: own index, stored only by this thread.
+        let written = side.pointee.published.load(ordering: .relaxed)
+        var free = capacity - (written - side.pointee.otherSeen)
+        if free < count { free = capacity - (written - reloadReadIndex()) }
+        return regions(start: written, count: min(count, free))
     }
 
     /// Publishes `count` slots written through `writableRegions`. Producer thread only.
     @inlinable @inline(__always)
     public func commitWrite(_ count: Int) {
-        writeIndex.store(writeIndex.load(ordering: .relaxed) &+ count, ordering: .releasing)
+        let index = producer
+        // Load `.relaxed`: own index. Store `.releasing`: the slot contents written before
+        // it must be visible to the consumer once it sees the new index (its `.acquiring`
+        // load); relaxed would let them arrive after the index, and nothing weaker than
+        // release orders earlier writes before a store.
+        index.pointee.published.store(index.pointee.published.load(ordering: .relaxed) &+ count,
+                                      ordering: .releasing)
     }
 
     /// Up to `count` filled slots as at most two contiguous regions. Consumer thread only.
+    ///
+    /// Judged from the consumer's copy of the write index while that shows `count` filled
+    /// slots; the write index is loaded only when the copy shows fewer (always, for the
+    /// default `count`, which asks for everything there is).
     @inlinable @inline(__always)
     public func readableRegions(upTo count: Int = .max) -> RingRegions<Element> {
-        let n = min(count, readableCount)
-        return regions(start: readIndex.load(ordering: .relaxed), count: n)
+        let side = consumer
+        // `.relaxed`: own index, stored only by this thread.
+        let read = side.pointee.published.load(ordering: .relaxed)
+        var filled = side.pointee.otherSeen - read
+        if filled < count { filled = reloadWriteIndex() - read }
+        return regions(start: read, count: min(count, filled))
     }
 
     /// Releases `count` slots read through `readableRegions`. Consumer thread only.
     @inlinable @inline(__always)
     public func commitRead(_ count: Int) {
-        readIndex.store(readIndex.load(ordering: .relaxed) &+ count, ordering: .releasing)
+        let index = consumer
+        // Load `.relaxed`: own index. Store `.releasing`: this thread's reads of the slots
+        // must be finished before the producer, seeing the new index (`.acquiring`), writes
+        // over them; relaxed would allow the producer's writes to be seen by those reads.
+        index.pointee.published.store(index.pointee.published.load(ordering: .relaxed) &+ count,
+                                      ordering: .releasing)
+    }
+
+    /// Loads the read index and keeps it as the producer's copy. Producer thread only.
+    @inlinable @inline(__always)
+    func reloadReadIndex() -> Int {
+        // `.acquiring`: pairs with `commitRead`'s `.releasing` store, so the consumer's
+        // reads of the slots it released happen before this thread overwrites them. A
+        // relaxed load could see the index before those reads are done.
+        let read = consumer.pointee.published.load(ordering: .acquiring)
+        producer.pointee.otherSeen = read
+        return read
+    }
+
+    /// Loads the write index and keeps it as the consumer's copy. Consumer thread only.
+    @inlinable @inline(__always)
+    func reloadWriteIndex() -> Int {
+        // `.acquiring`: pairs with `commitWrite`'s `.releasing` store, so the slot contents
+        // written before it are visible here. Slots later read on the strength of the copy
+        // alone were published no later than this load, so they are covered by it.
+        let written = producer.pointee.published.load(ordering: .acquiring)
+        consumer.pointee.otherSeen = written
+        return written
     }
 
     /// Writes `slots` (a whole number of slots, `slots.count % width == 0`) if they all fit;

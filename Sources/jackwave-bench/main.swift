@@ -6,9 +6,12 @@
 // same bytes into a destination as large as the audio ring: the least any recorder must do.
 //
 //   jackwave-bench [--quick] [--channels 2,16,64,256] [--frames 64,256,1024] [--engine-only]
+//                  [--calls N]
 //
 // --engine-only times only the full engine (record + peaks + tone), nothing else: for
-// profilers (scripts/bench runs it under callgrind).
+// profilers (scripts/bench runs it under callgrind). --calls N makes every timed case
+// exactly N calls, once, instead of runs of a fixed duration: a fixed workload, so that an
+// instruction count (callgrind) is the same from run to run whatever the machine's load.
 //
 // Prints a markdown table; times are nanoseconds per channel-frame (one sample of one
 // input), the best of several runs.
@@ -29,6 +32,8 @@ struct Options {
     var runSeconds = 0.08
     var runs = 5
     var engineOnly = false
+    /// Exactly this many calls per case instead of timed runs (`--calls`).
+    var calls: Int? = nil
 }
 
 func parseOptions() -> Options {
@@ -48,8 +53,9 @@ func parseOptions() -> Options {
         case "--channels": o.channels = list(args.popFirst())
         case "--frames": o.frames = list(args.popFirst())
         case "--engine-only": o.engineOnly = true
+        case "--calls": o.calls = list(args.popFirst())[0]
         default:
-            FileHandle.standardError.write(Data("usage: jackwave-bench [--quick] [--channels LIST] [--frames LIST] [--engine-only]\n".utf8))
+            FileHandle.standardError.write(Data("usage: jackwave-bench [--quick] [--channels LIST] [--frames LIST] [--engine-only] [--calls N]\n".utf8))
             exit(2)
         }
     }
@@ -63,8 +69,14 @@ func nowNanoseconds() -> UInt64 {
 }
 
 /// Runs `block` in batches until `seconds` have passed, `runs` times; returns the best
-/// time per call in nanoseconds.
-func bestTimePerCall(seconds: Double, runs: Int, _ block: () -> Void) -> Double {
+/// time per call in nanoseconds. With `exactly`, runs it that many times, once, and returns
+/// their mean.
+func bestTimePerCall(seconds: Double, runs: Int, exactly calls: Int? = nil, _ block: () -> Void) -> Double {
+    if let calls {
+        let t0 = nowNanoseconds()
+        for _ in 0..<calls { block() }
+        return Double(nowNanoseconds() - t0) / Double(calls)
+    }
     // Warm-up, and a batch size that makes the clock reads negligible.
     var batch = 1
     while true {
@@ -167,7 +179,7 @@ func timeEngine(_ work: Work, buffers b: Buffers, options o: Options) -> Double 
     // pointers; gathering them is libjack's cost in every client.
     engine.bind(inputs: b.inputs, outputs: b.outputs)
     let frames = b.frames
-    let time = bestTimePerCall(seconds: o.runSeconds, runs: o.runs) {
+    let time = bestTimePerCall(seconds: o.runSeconds, runs: o.runs, exactly: o.calls) {
         unretainedEngine._withUnsafeGuaranteedRef { $0.processBound(frames: frames) }
         // The consumers' side, on this thread: release what was written. (The writer's
         // copy to disk is not the callback's cost.)

@@ -14,24 +14,6 @@ private func take(_ ring: SPSCRing<Int>, slots: Int) -> [Int] {
     return Array(out.prefix(n * ring.width))
 }
 
-/// Runs `body` on a new POSIX thread (the rings are built for plain threads, not tasks:
-/// a spinning consumer must not occupy a cooperative-pool thread).
-private final class Thread: @unchecked Sendable {
-    private var handle = pthread_t()
-    private let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&handle, nil, { raw in
-            let me = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
-            me.body()
-            return nil
-        }, context)
-        precondition(rc == 0, "pthread_create failed")
-    }
-    func join() { pthread_join(handle, nil) }
-}
-
 @Suite("SPSCRing")
 struct SPSCRingTests {
     @Test("capacity rounds the requested slot count up to a power of two",
@@ -160,7 +142,7 @@ struct SPSCRingTests {
         nonisolated(unsafe) var received = 0
         nonisolated(unsafe) var firstBad: (index: Int, value: Int)? = nil
 
-        let producer = Thread {
+        let producer = TestThread {
             var rng = SplitMix64(seed: 1)
             var next = 0
             while next < total {
@@ -173,7 +155,7 @@ struct SPSCRingTests {
                 next += r.count
             }
         }
-        let consumer = Thread {
+        let consumer = TestThread {
             var rng = SplitMix64(seed: 2)
             var expected = 0
             while expected < total {
