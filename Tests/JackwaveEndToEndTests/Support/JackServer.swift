@@ -2,6 +2,13 @@ import Foundation
 
 /// A private `jackd -d dummy` for the end-to-end tests: started under a unique name,
 /// reached by clients through `JACK_DEFAULT_SERVER`, stopped by its pid.
+///
+/// In synchronous mode (`-S`): each cycle waits for every client to finish. In JACK2's
+/// default asynchronous mode a cycle starts on time even while a client is still busy
+/// with the last one, so on a loaded machine (an xrun) an upstream client runs again and
+/// a late client downstream misses one of its periods: a peer recording jackwave's tone,
+/// or jackwave recording the test source, then lacks 256 frames, which every
+/// sample-exact test would see. Sync mode makes a late client cost time, not samples.
 final class JackServer: @unchecked Sendable {
     let name: String
     let sampleRate: Int
@@ -13,7 +20,7 @@ final class JackServer: @unchecked Sendable {
         name = "jwtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.sampleRate = sampleRate
         self.period = period
-        process = try Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
+        process = try Run.start("/usr/bin/jackd", ["-n", name, "-S", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
                                                    "-C", "\(capturePorts)", "-P", "\(playbackPorts)"], server: nil)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
