@@ -36,7 +36,11 @@ struct ToneEndToEndTests {
                                      "-d", "\(Double(Self.tailFrames) / 48000)"], server: server.name)
         #expect(tail.status == 0, "\(tail.stderr)")
         capture.signal(SIGINT)
-        _ = capture.finish(timeout: 30)
+        let captured = capture.finish(timeout: 30)
+        // For a failure's diagnosis: what the peer said of xruns and overruns, if anything.
+        let said = (captured.stdout + captured.stderr).split(whereSeparator: \.isNewline)
+            .filter { $0.contains("x-runs") || $0.contains("overruns") }
+        if !said.isEmpty { print("jack_capture: \(said.joined(separator: " / ")); jackwave: \(tone.stderr)") }
         #expect(tone.stderr.contains("connected jackwave:out_1 -> jack_capture:input1"), "\(tone.stderr)")
         return (try Recording(path), tone)
     }
