@@ -37,6 +37,7 @@ final class JackServer: @unchecked Sendable {
     /// Stops the server (SIGTERM) and waits for it. One still running after 5 s is killed
     /// (SIGKILL), which leaves its entry in JACK's server list: that slot is reclaimed.
     func stop() {
+        defer { saveLog() }
         guard process.isRunning else { return }
         process.signal(SIGTERM)
         let deadline = Date().addingTimeInterval(5)
@@ -47,6 +48,15 @@ final class JackServer: @unchecked Sendable {
         } else {
             _ = process.finish(timeout: 0)
         }
+    }
+
+    /// With `JACKWAVE_TEST_SERVER_LOGS` set to a directory, leaves jackd's output there as
+    /// `NAME.log`: a client that could not open names its server, and the log says why.
+    private func saveLog() {
+        guard let logs = ProcessInfo.processInfo.environment["JACKWAVE_TEST_SERVER_LOGS"], !logs.isEmpty else { return }
+        try? FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let text = "jackd \(process.pid) (\(name)):\n" + process.stdoutSoFar + process.stderrSoFar
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: "\(logs)/\(name).log"))
     }
 
     /// Kills the server at once, as a crash would.
