@@ -72,13 +72,14 @@ struct FaultEndToEndTests {
     @Test("a second Ctrl-C skips the drain and still leaves a valid file")
     func secondInterrupt() throws {
         let path = dir + "/abandoned.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "--buffer", "30"], server: server.name,
+        let run = try Run.start(Run.jackwave, ["--record", path, "--buffer", "30", "--levels", "-"], server: server.name,
                                 environment: ["JACKWAVE_TEST_WRITER_STALL_US": "400000"])
         #expect(run.waitForStderr("connected"))
-        // A backlog that takes the drain seconds: the stalled writer has made three passes
-        // (at most 4096 frames each, 0.4 s apart) while the server delivered 48000 frames
-        // a second.
-        #expect(run.waitForRecordedFrames(path, moreThan: 3 * 4096 - 1), "\(run.stderrSoFar)")
+        // A backlog that takes the drain seconds: 2 s more arrived (the level rows count
+        // them) than is on disk, and the stalled writer drains at most 4096 frames per
+        // 0.4-s pass.
+        #expect(waitUntil { Self.arrivedFrames(levels: run.stdoutSoFar) - Recording.framesSoFar(path) >= 96000 || !run.isRunning },
+                "\(run.stderrSoFar)")
         run.signal(SIGINT)
         // The second only once the first has been acted on: the run has deactivated its
         // client (its inputs are disconnected) and is draining.
