@@ -15,19 +15,22 @@ struct FaultEndToEndTests {
         let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/killed.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*"], server: server.name)
+        // The level rows on stdout count the frames that arrived, as they arrive: the
+        // measure of what the file should hold, where wall time would overstate it (a
+        // loaded server loses time at each xrun, and delivers fewer frames than seconds).
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--levels", "-"], server: server.name)
         #expect(run.waitForStderr("connected src:out_2"))
-        let started = Date()
-        usleep(3_000_000)
-        let elapsed = Date().timeIntervalSince(started)
+        #expect(waitUntil { Self.arrivedFrames(levels: run.stdoutSoFar) >= 3 * 48000 || !run.isRunning },
+                "\(run.stderrSoFar)")
         run.signal(SIGKILL)
-        _ = run.finish()
+        let out = run.finish()
+        let arrived = Self.arrivedFrames(levels: out.stdout)
         let rec = try Recording(path)
         #expect(rec.channels == 2)
         // The writer keeps what a reader cannot see within 0.5 s (RecordingWriter.crashBound).
         // Allow as much again for a loaded 2-core machine's scheduling; a header refreshed
         // only at the end would show no frames at all.
-        #expect(Double(rec.frames) >= (elapsed - 1.0) * 48000, "\(rec.frames) frames after \(elapsed) s")
+        #expect(rec.frames >= arrived - 48000, "\(rec.frames) frames of \(arrived) arrived")
         #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil)
     }
 
@@ -69,13 +72,14 @@ struct FaultEndToEndTests {
     @Test("a second Ctrl-C skips the drain and still leaves a valid file")
     func secondInterrupt() throws {
         let path = dir + "/abandoned.wav"
-        let run = try Run.start(Run.jackwave, ["--record", path, "--buffer", "30"], server: server.name,
+        let run = try Run.start(Run.jackwave, ["--record", path, "--buffer", "30", "--levels", "-"], server: server.name,
                                 environment: ["JACKWAVE_TEST_WRITER_STALL_US": "400000"])
         #expect(run.waitForStderr("connected"))
-        // A backlog that takes the drain seconds: the stalled writer has made three passes
-        // (at most 4096 frames each, 0.4 s apart) while the server delivered 48000 frames
-        // a second.
-        #expect(run.waitForRecordedFrames(path, moreThan: 3 * 4096 - 1), "\(run.stderrSoFar)")
+        // A backlog that takes the drain seconds: 2 s more arrived (the level rows count
+        // them) than is on disk, and the stalled writer drains at most 4096 frames per
+        // 0.4-s pass.
+        #expect(waitUntil { Self.arrivedFrames(levels: run.stdoutSoFar) - Recording.framesSoFar(path) >= 96000 || !run.isRunning },
+                "\(run.stderrSoFar)")
         run.signal(SIGINT)
         // The second only once the first has been acted on: the run has deactivated its
         // client (its inputs are disconnected) and is draining.
@@ -87,6 +91,15 @@ struct FaultEndToEndTests {
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("stopping without draining"))
         _ = try Recording(path)
+    }
+
+    /// The frames a CSV level stream (`--levels -`, one row per block) says have arrived:
+    /// the end of its last complete row's block (blocks are the server's period).
+    static func arrivedFrames(levels csv: String) -> Int {
+        let rows = csv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .compactMap { Int($0.split(separator: ",").first ?? "") }
+        guard let last = rows.last else { return 0 }
+        return last + (rows.count > 1 ? last - rows[rows.count - 2] : 0)
     }
 
     /// Whether `client` has input ports and none of them is connected (`jack_lsp -c`).

@@ -18,14 +18,11 @@ struct ToneEndToEndTests {
         let path = dir + "/captured-\(UUID().uuidString).wav"
         let capture = try Run.start("/usr/bin/jack_capture", ["-mc", "-c", "1", "-ns", "-f", "wav", path],
                                     server: server.name)
-        let deadline = Date().addingTimeInterval(30)
-        while try !Run.tool("/usr/bin/jack_lsp", [], server: server.name, timeout: 30).stdout.contains("jack_capture:input1") {
-            guard Date() < deadline else {
-                capture.signal(SIGKILL)
-                _ = capture.finish(timeout: 5)
-                throw TestFailure("jack_capture did not start")
-            }
-            usleep(50_000)
+        // Not its port: jack_capture registers it before its callback starts keeping what
+        // arrives, and says "Recording to" only once it does.
+        guard capture.waitForStderr("Recording to", timeout: 30) else {
+            capture.signal(SIGKILL)
+            throw TestFailure("jack_capture did not start: \(capture.finish(timeout: 5).stderr)")
         }
         let tone = try Run.jackwave(toneArguments + ["--outputs", "1", "-t", "jack_capture:input1", "--no-meter"],
                                     server: server.name)
@@ -36,7 +33,11 @@ struct ToneEndToEndTests {
                                      "-d", "\(Double(Self.tailFrames) / 48000)"], server: server.name)
         #expect(tail.status == 0, "\(tail.stderr)")
         capture.signal(SIGINT)
-        _ = capture.finish(timeout: 30)
+        let captured = capture.finish(timeout: 30)
+        // For a failure's diagnosis: what the peer said of xruns and overruns, if anything.
+        let said = (captured.stdout + captured.stderr).split(whereSeparator: \.isNewline)
+            .filter { $0.contains("x-runs") || $0.contains("overruns") }
+        if !said.isEmpty { print("jack_capture: \(said.joined(separator: " / ")); jackwave: \(tone.stderr)") }
         #expect(tone.stderr.contains("connected jackwave:out_1 -> jack_capture:input1"), "\(tone.stderr)")
         return (try Recording(path), tone)
     }

@@ -2,6 +2,13 @@ import Foundation
 
 /// A private `jackd -d dummy` for the end-to-end tests: started under a unique name,
 /// reached by clients through `JACK_DEFAULT_SERVER`, stopped by its pid.
+///
+/// In synchronous mode (`-S`): each cycle waits for every client to finish. In JACK2's
+/// default asynchronous mode a cycle starts on time even while a client is still busy
+/// with the last one, so on a loaded machine (an xrun) an upstream client runs again and
+/// a late client downstream misses one of its periods: a peer recording jackwave's tone,
+/// or jackwave recording the test source, then lacks 256 frames, which every
+/// sample-exact test would see. Sync mode makes a late client cost time, not samples.
 final class JackServer: @unchecked Sendable {
     let name: String
     let sampleRate: Int
@@ -13,7 +20,7 @@ final class JackServer: @unchecked Sendable {
         name = "jwtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.sampleRate = sampleRate
         self.period = period
-        process = try Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
+        process = try Run.start("/usr/bin/jackd", ["-n", name, "-S", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)",
                                                    "-C", "\(capturePorts)", "-P", "\(playbackPorts)"], server: nil)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -30,6 +37,7 @@ final class JackServer: @unchecked Sendable {
     /// Stops the server (SIGTERM) and waits for it. One still running after 5 s is killed
     /// (SIGKILL), which leaves its entry in JACK's server list: that slot is reclaimed.
     func stop() {
+        defer { saveLog() }
         guard process.isRunning else { return }
         process.signal(SIGTERM)
         let deadline = Date().addingTimeInterval(5)
@@ -40,6 +48,15 @@ final class JackServer: @unchecked Sendable {
         } else {
             _ = process.finish(timeout: 0)
         }
+    }
+
+    /// With `JACKWAVE_TEST_SERVER_LOGS` set to a directory, leaves jackd's output there as
+    /// `NAME.log`: a client that could not open names its server, and the log says why.
+    private func saveLog() {
+        guard let logs = ProcessInfo.processInfo.environment["JACKWAVE_TEST_SERVER_LOGS"], !logs.isEmpty else { return }
+        try? FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let text = "jackd \(process.pid) (\(name)):\n" + process.stdoutSoFar + process.stderrSoFar
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: "\(logs)/\(name).log"))
     }
 
     /// Kills the server at once, as a crash would.
