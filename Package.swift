@@ -34,6 +34,8 @@ let package = Package(
                        providers: [.apt(["libebur128-dev"])]),
         /// Two one-line C functions: disk-space reservation for recordings, thread names.
         .target(name: "CGlibcExtras"),
+        /// The git commit for `--version`, from a header scripts/build-info generates.
+        .target(name: "CBuildInfo"),
 
         /// Depends on nothing but the standard library and Synchronization: no Foundation, no C.
         .target(name: "JackwaveDSP"),
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness"]),
+                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],

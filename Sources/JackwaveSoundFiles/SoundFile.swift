@@ -69,6 +69,9 @@ public final class SoundFile {
         }
     }
 
+    /// `sf_version_string`: the libsndfile this process runs with ("libsndfile-1.2.2").
+    public static var libraryVersion: String { String(cString: sf_version_string()) }
+
     /// `sf_format_check`: whether this machine's libsndfile writes `format` with these
     /// channels and rate.
     public static func canWrite(format: Int32, channels: Int, sampleRate: Int) -> Bool {

@@ -8,6 +8,18 @@ public enum Jackwave {
         case "plot": return PlotCommand.run(Array(arguments.dropFirst()))
         case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
         case "loudness": return LoudnessCommand.run(Array(arguments.dropFirst()))
+        // Hidden (in no help, so in no man page): what scripts/package and scripts/install
+        // generate the man page and the completions with.
+        case "--man":
+            Console.writeOut(ManPage.render())
+            return 0
+        case "--completions":
+            guard arguments.count == 2, let shell = ShellCompletion(rawValue: arguments[1]) else {
+                Console.error("--completions takes one of bash, zsh, fish")
+                return 2
+            }
+            Console.writeOut(shell.render())
+            return 0
         default: break
         }
         if RunOptionsParser.commandLine.asksForHelp(arguments) {
@@ -15,7 +27,7 @@ public enum Jackwave {
             return 0
         }
         if arguments.first == "--version" {
-            Console.writeOut("jackwave \(version)\n")
+            Console.writeOut(VersionText.render())
             return 0
         }
         do throws(UsageError) {

@@ -21,7 +21,7 @@ extension LevelsCommand {
 
     /// The sound file to read.
     static let file = ArgumentDeclaration<Options>(
-        "FILE", help: "a sound file libsndfile reads (.wav, .flac, .ogg, ...)") { o, word throws(UsageError) in
+        "FILE", kind: .soundFile, help: "a sound file libsndfile reads (.wav, .flac, .ogg, ...)") { o, word throws(UsageError) in
         if word.isEmpty { throw whichFile }
         if !o.input.isEmpty { throw UsageError("levels: one input file only, not also '\(word)'") }
         o.input = word
@@ -36,11 +36,11 @@ extension LevelsCommand {
                help: "one row per MS of frames (maximum of the block peaks)") { o, s throws(UsageError) in
             o.intervalMilliseconds = try s.positiveNumber(upTo: 60_000, what: "milliseconds")
         },
-        Option("-o", "--output", value: "OUT",
+        Option("-o", "--output", value: "OUT", kind: .levelStream,
                help: "write to OUT (default: stdout; .jsonl/.ndjson mean JSON Lines)") { o, s throws(UsageError) in
             o.output = try s.nonEmptyValue()
         },
-        Option("--levels-format", value: "F", help: "csv or jsonl") { o, s throws(UsageError) in
+        Option("--levels-format", value: "F", kind: .levelStreamFormat, help: "csv or jsonl") { o, s throws(UsageError) in
             o.format = try s.choice(LevelStreamFormat.init(rawValue:), expected: "csv or jsonl")
         },
         Option("--force", help: "overwrite OUT") { $0.force = true },

@@ -20,7 +20,7 @@ extension LoudnessCommand {
 
     /// The sound files to measure, one or more.
     static let file = ArgumentDeclaration<Options>(
-        "FILE", help: "sound files libsndfile reads (.wav, .flac, .ogg, ...)") { o, word throws(UsageError) in
+        "FILE", kind: .soundFile, help: "sound files libsndfile reads (.wav, .flac, .ogg, ...)") { o, word throws(UsageError) in
         if word.isEmpty { throw whichFile }
         o.inputs.append(word)
     }

@@ -18,14 +18,14 @@ extension PlotCommand {
 
     /// The recording or level stream to draw.
     static let file = ArgumentDeclaration<Request>(
-        "FILE", help: "a recording, or a level stream (.csv/.jsonl from --levels)") { r, word throws(UsageError) in
+        "FILE", kind: .plotInput, help: "a recording, or a level stream (.csv/.jsonl from --levels)") { r, word throws(UsageError) in
         if r.input != nil { throw UsageError("plot draws one FILE; unexpected '\(word)'") }
         r.input = word
     }
 
     /// What to draw and how; also listed in `jackwave --help`, with the main command's.
     static let options: [Option] = [
-        Option("-o", "--output", value: "OUT", help: "the picture: .png or .svg") { r, s throws(UsageError) in
+        Option("-o", "--output", value: "OUT", kind: .picture, help: "the picture: .png or .svg") { r, s throws(UsageError) in
             r.output = try s.nonEmptyValue()
         },
         Option("--width", value: "PX", help: "picture width (default 1200)") { r, s throws(UsageError) in

@@ -6,6 +6,8 @@ struct OptionDeclaration<Options>: Sendable {
     let names: [String]
     /// What the value stands for in the help (`N`, `FILE`); nil for a flag, which takes none.
     let placeholder: String?
+    /// What the value is, for shell completions (`.text` for a flag).
+    let kind: ValueKind
     /// The help text, one string per line, each short enough for the help's second column.
     let help: [String]
     /// The option this one means nothing without (`--bits` needs `--record`), by its long
@@ -15,9 +17,9 @@ struct OptionDeclaration<Options>: Sendable {
     let apply: @Sendable (inout Options, inout ArgumentScanner) throws(UsageError) -> Void
 
     /// An option with a value, read from the scanner by `apply`.
-    init(_ names: String..., value placeholder: String, needs: String? = nil, help: String...,
-         apply: @escaping @Sendable (inout Options, inout ArgumentScanner) throws(UsageError) -> Void) {
-        self.init(names: names, placeholder: placeholder, help: help, needs: needs, apply: apply)
+    init(_ names: String..., value placeholder: String, kind: ValueKind = .text, needs: String? = nil,
+         help: String..., apply: @escaping @Sendable (inout Options, inout ArgumentScanner) throws(UsageError) -> Void) {
+        self.init(names: names, placeholder: placeholder, kind: kind, help: help, needs: needs, apply: apply)
     }
 
     /// A flag: `set` runs once the scanner has refused an inline value (`--force=yes`).
@@ -28,11 +30,12 @@ struct OptionDeclaration<Options>: Sendable {
         }
     }
 
-    init(names: [String], placeholder: String?, help: [String], needs: String? = nil,
+    init(names: [String], placeholder: String?, kind: ValueKind = .text, help: [String], needs: String? = nil,
          apply: @escaping @Sendable (inout Options, inout ArgumentScanner) throws(UsageError) -> Void) {
         precondition(!names.isEmpty && !help.isEmpty, "an option needs a name and a line of help")
         self.names = names
         self.placeholder = placeholder
+        self.kind = kind
         self.help = help
         self.needs = needs
         self.apply = apply

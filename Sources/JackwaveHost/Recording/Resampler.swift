@@ -21,6 +21,9 @@ public final class Resampler {
     public let inputRate: Int
     public let outputRate: Int
 
+    /// `soxr_version`: the version of the libsoxr this process runs with ("libsoxr-0.1.3").
+    public static var libraryVersion: String { String(cString: soxr_version()) }
+
     /// `soxr_create` with `soxr_quality_spec(SOXR_VHQ, 0)`, interleaved float in and out,
     /// one thread.
     public init(inputRate: Int, outputRate: Int, channels: Int) throws(ResamplerError) {

@@ -3,11 +3,11 @@ import JackwaveSoundFiles
 extension RunOptionsParser {
     /// `--record` and what shapes the file: ports, duration, format, depth, rate, pieces.
     static let recording = OptionSection<RunOptions>("Recording", [
-        Option("--record", value: "FILE",
+        Option("--record", value: "FILE", kind: .soundFile,
                help: ".wav (default), .flac, .ogg, .opus, .w64, .rf64, .caf, .aiff") { o, s throws(UsageError) in
             o.recordPath = try s.nonEmptyValue()
         },
-        Option("--format", value: "NAME", needs: "--record",
+        Option("--format", value: "NAME", kind: .choices(SoundFormat.all.map(\.name)), needs: "--record",
                help: "wav, wavex, rf64, w64, flac, ogg, opus, caf or aiff, whatever",
                      "the extension (jackwave --formats lists what this machine writes)") { o, s throws(UsageError) in
             o.format = try s.choice(SoundFormat.named,
@@ -17,7 +17,7 @@ extension RunOptionsParser {
                help: "input ports in_1 … in_N (default 2, or one per --port match)") { o, s throws(UsageError) in
             o.channels = try s.integer(in: 1...maximumPorts)
         },
-        Option("-p", "--port", value: "PATTERN",
+        Option("-p", "--port", value: "PATTERN", kind: .port,
                help: "source port(s) to connect, in order (name or glob; repeatable)") { o, s throws(UsageError) in
             o.portPatterns.append(try s.nonEmptyValue())
         },
@@ -26,7 +26,7 @@ extension RunOptionsParser {
                help: "stop after exactly SEC × sample-rate frames") { o, s throws(UsageError) in
             o.duration = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
         },
-        Option("--bits", value: "16|24|32|float", needs: "--record",
+        Option("--bits", value: "16|24|32|float", kind: .choices(SampleDepth.allCases.map(\.rawValue)), needs: "--record",
                help: "sample format (default float; FLAC 24); 16 and 24 are",
                      "rounded with TPDF dither") { o, s throws(UsageError) in
             o.depth = try s.choice(SampleDepth.init(rawValue:), expected: "16, 24, 32 or float")

@@ -10,7 +10,7 @@ extension RunOptionsParser {
                help: "output ports out_1 … out_M (default 2)") { o, s throws(UsageError) in
             o.outputs = try s.integer(in: 1...maximumPorts)
         },
-        Option("-t", "--to", value: "PATTERN", needs: "--tone",
+        Option("-t", "--to", value: "PATTERN", kind: .port, needs: "--tone",
                help: "destination port(s) to connect (name or glob; repeatable)") { o, s throws(UsageError) in
             o.toPatterns.append(try s.nonEmptyValue())
         },

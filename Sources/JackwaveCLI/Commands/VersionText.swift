@@ -1,0 +1,22 @@
+import CBuildInfo
+import JackwaveHost
+import JackwaveSoundFiles
+
+/// What `jackwave --version` prints: jackwave's version and the commit it was built from,
+/// then the C libraries it is running with (which the installed packages decide, not the
+/// build), one per line, so that a bug report says exactly what ran.
+enum VersionText {
+    static func render() -> String {
+        [
+            "jackwave \(Jackwave.version) (commit \(String(cString: jackwave_build_commit())))",
+            "libjack \(JackClient.libraryVersion)",
+            "libsndfile \(bare(SoundFile.libraryVersion, name: "libsndfile"))",
+            "libsoxr \(bare(Resampler.libraryVersion, name: "libsoxr"))",
+        ].joined(separator: "\n") + "\n"
+    }
+
+    /// A library's version without the name some libraries put in front ("libsoxr-0.1.3").
+    static func bare(_ version: String, name: String) -> String {
+        version.hasPrefix(name + "-") ? String(version.dropFirst(name.count + 1)) : version
+    }
+}
