@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveDSP
 
 /// The text of a level stream, CSV or JSON Lines: the one definition shared by the live
@@ -85,6 +86,6 @@ public struct LevelStreamFormatter: Sendable {
     /// A CSV field, quoted (RFC 4180) only if it holds a comma, quote or line break.
     public static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reading the CSV form of a level stream: a header `frame,time,<port names…>` (a name
 /// holding a comma or quote is quoted, RFC 4180), then one row `frame,time,peak1,peak2,…`
@@ -81,6 +82,6 @@ extension LevelStreamReader {
             }
         }
         fields.append(field)
-        return fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        return fields.map { $0.trimmingBlanks() }
     }
 }

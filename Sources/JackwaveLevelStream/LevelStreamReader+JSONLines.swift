@@ -1,12 +1,13 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reading the JSON Lines form of a level stream: one object per line,
 /// `{"frame":123,"time":0.0025625,"peak":[0.1,0.2]}`; a peak that was not finite is `null`.
 ///
-/// Foundation's `JSONSerialization` takes about 8 µs a line on Linux, five seconds for an
+/// Foundation's general JSON parsing took about 8 µs a line on Linux, five seconds for an
 /// hour of per-period levels. So each line first goes through `FlatObject`, a scanner for
 /// exactly this shape (string keys without escapes, numbers, arrays of numbers, any order,
-/// any spacing); a line it does not understand is handed to `JSONSerialization`, which
+/// any spacing); a line it does not understand is handed to `JSONDecoder` (`JSONValue`), which
 /// decides what it holds or why it is wrong.
 extension LevelStreamReader {
     /// Parses a whole JSON Lines stream; the first malformed line stops it, named by number.
@@ -37,22 +38,22 @@ extension LevelStreamReader {
         return rows
     }
 
-    /// The slow, general path: any valid JSON object, through Foundation.
+    /// The slow, general path: any valid JSON object, through `JSONDecoder`.
     private static func foundationRow(_ line: UnsafeBufferPointer<UInt8>, at place: String) throws(LevelStreamReadError) -> FlatObject {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: line)) as? [String: Any] else {
+        guard case let .object(object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: line)) else {
             throw LevelStreamReadError("\(place): not a JSON object")
         }
         var row = FlatObject()
-        row.frame = (object["frame"] as? NSNumber)?.doubleValue
-        row.time = (object["time"] as? NSNumber)?.doubleValue
-        if let list = object["peak"] as? [Any] {
+        row.frame = object["frame"]?.number
+        row.time = object["time"]?.number
+        if case let .array(list)? = object["peak"] {
             var peaks: [Double] = []
             for v in list {
-                if v is NSNull { peaks.append(.nan); continue }
-                guard let n = v as? NSNumber else {
+                if case .null = v { peaks.append(.nan); continue }
+                guard let n = v.number else {
                     throw LevelStreamReadError("\(place): \"peak\" holds something that is not a number")
                 }
-                peaks.append(n.doubleValue)
+                peaks.append(n)
             }
             row.peak = peaks
         }

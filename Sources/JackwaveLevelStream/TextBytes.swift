@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A text file's bytes, read line by line without making a `String` per line or field.
 ///

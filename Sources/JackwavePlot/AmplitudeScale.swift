@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a sample value becomes a height in a lane: linear, or dBFS with `--db`.
 ///

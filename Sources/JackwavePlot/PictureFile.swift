@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writing a picture: one drawing routine, onto a PNG (image) or an SVG surface.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveSoundFiles
 
 /// `jackwave plot`: reads a recording or a level stream and draws it to a PNG or SVG file.
@@ -14,11 +15,9 @@ public enum Plot {
             throw .badInput("\(output): unknown picture type (use .png or .svg)")
         }
         try check(options)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            throw .badInput("\(input): no such file")
-        }
-        if isDirectory.boolValue { throw .badInput("\(input): is a directory") }
+        var info = stat()
+        guard stat(input, &info) == 0 else { throw .badInput("\(input): no such file") }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .badInput("\(input): is a directory") }
         if LevelStream.isLevelStream(input) {
             try drawLevels(input, to: output, format: format, options: options)
         } else {
@@ -91,7 +90,7 @@ public enum Plot {
         } else {
             data = .columns(SoundFileReading.columns(of: file, grid: grid))
         }
-        var title = [(input as NSString).lastPathComponent, TimeText.duration(duration),
+        var title = [FileNames.lastComponent(input), TimeText.duration(duration),
                      "\(file.sampleRate) Hz", "\(file.channels) channel\(file.channels == 1 ? "" : "s")"]
         if first > 0 || last < file.frames {
             let (a, b) = (Double(first) / rate, Double(last) / rate)
@@ -110,7 +109,7 @@ public enum Plot {
         let (start, end) = try range(options, duration: stream.duration, input: input)
         let layout = try self.layout(options, lanes: 1)
         let channels = stream.channelNames.count
-        var title = [(input as NSString).lastPathComponent, "levels", TimeText.duration(stream.duration),
+        var title = [FileNames.lastComponent(input), "levels", TimeText.duration(stream.duration),
                      "\(stream.times.count) row\(stream.times.count == 1 ? "" : "s")"]
         if channels > 1 { title.append("loudest of \(channels) channels") }
         if start > 0 || end < stream.duration {

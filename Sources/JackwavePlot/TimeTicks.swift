@@ -1,4 +1,6 @@
-import Foundation
+import JackwaveSoundFiles
+import FoundationEssentials
+import Glibc
 
 /// Tick marks for a time axis: round steps, labelled the way the span reads best.
 ///
@@ -118,7 +120,7 @@ public enum TimeText {
 
 /// `v` with exactly `decimals` digits after the point (no exponent, no "-0").
 func fixed(_ v: Double, _ decimals: Int) -> String {
-    let text = String(format: "%.\(decimals)f", v)
+    let text = String(printf: "%.\(decimals)f", v)
     if text.hasPrefix("-"), Double(text) == 0 { return String(text.dropFirst()) }
     return text
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `jackwave --formats` prints: the formats this machine's libsndfile writes, asked
 /// of libsndfile itself (`sf_format_check`), since a libsndfile built without FLAC, Vorbis
@@ -24,10 +25,18 @@ public enum FormatCatalog {
     public static func lines() -> [String] {
         writable().map { entry in
             let f = entry.format
-            let name = f.name.padding(toLength: 7, withPad: " ", startingAt: 0)
-            let exts = f.extensions.map { "." + $0 }.joined(separator: " ").padding(toLength: 12, withPad: " ", startingAt: 0)
-            let depths = entry.depths.joined(separator: " ").padding(toLength: 16, withPad: " ", startingAt: 0)
+            let name = f.name.padded(to: 7)
+            let exts = f.extensions.map { "." + $0 }.joined(separator: " ").padded(to: 12)
+            let depths = entry.depths.joined(separator: " ").padded(to: 16)
             return "\(name)\(exts)\(depths)\(f.summary)"
         }
+    }
+}
+
+extension String {
+    /// Spaces added up to `width` characters, or cut to it, as Foundation's
+    /// `padding(toLength:withPad:startingAt:)` does: the columns of `--formats`.
+    public func padded(to width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }

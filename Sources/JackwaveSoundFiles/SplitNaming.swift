@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The names of a split recording's pieces: `take.wav` → `take-001.wav`, `take-002.wav`, …
 /// (three digits, more past 999).
@@ -13,8 +14,8 @@ public enum SplitNaming {
     /// `stem-NNN.ext` in its directory, whatever the number (the run's length is unknown).
     public static func existingPieces(of base: String) -> [String] {
         let (stem, ext) = FileNames.stemAndExtension(base)
-        let directory = (stem as NSString).deletingLastPathComponent
-        let prefix = (stem as NSString).lastPathComponent + "-"
+        let directory = FileNames.directory(stem)
+        let prefix = FileNames.lastComponent(stem) + "-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { name in
             guard name.hasPrefix(prefix), name.hasSuffix(ext) else { return false }

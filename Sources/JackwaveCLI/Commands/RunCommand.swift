@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveDSP
 import JackwaveHost
 import JackwaveLevelStream
@@ -239,12 +240,12 @@ public enum RunCommand {
         let frames = Int(seconds * Double(serverRate))
         let minimum = 4 * max(period, 1)
         if frames < minimum {
-            throw UsageError("--buffer \(seconds.plainText) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(format: "%.3f", Double(minimum) / Double(serverRate))) s)")
+            throw UsageError("--buffer \(seconds.plainText) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(printf: "%.3f", Double(minimum) / Double(serverRate))) s)")
         }
         let bytes = Double(frames) * Double(channels) * Double(MemoryLayout<Float>.stride)
         let memory = Double(sysconf(Int32(_SC_PHYS_PAGES))) * Double(sysconf(Int32(_SC_PAGESIZE)))
         if bytes > memory / 2 {
-            throw UsageError("--buffer \(seconds.plainText) s × \(channels) channels needs \(String(format: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
+            throw UsageError("--buffer \(seconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
         }
     }
 

@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveHost
+import JackwaveSoundFiles
 
 /// The live meter as text: a pure function of `MeterState` (plus names, connections,
 /// the status figures and the terminal size) to lines, no I/O, so it is tested as text.
@@ -64,7 +66,7 @@ enum MeterRenderer {
         for c in 0..<shownChannels {
             let channel = state.channels[c]
             let name = c < names.count ? names[c] : "in_\(c + 1)"
-            var line = StyledLine(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " ")
+            var line = StyledLine(name.padded(to: nameWidth) + " ")
             line.append(bar(level: channel.levelDecibels, hold: channel.displayedHold(at: state.now), width: barWidth))
             line.append(" ")
             line.append(channel.clipped ? clipMark : String(repeating: " ", count: clipMark.count),
@@ -160,7 +162,7 @@ enum MeterRenderer {
             text = "-inf"
         } else {
             let rounded = (db * 10).rounded() / 10
-            text = (rounded > 0 ? "+" : "") + String(format: "%.1f", rounded == 0 ? 0 : rounded)
+            text = (rounded > 0 ? "+" : "") + String(printf: "%.1f", rounded == 0 ? 0 : rounded)
         }
         return String(repeating: " ", count: max(0, 6 - text.count)) + text
     }
@@ -170,7 +172,7 @@ enum MeterRenderer {
     static func statusText(_ s: StatusSnapshot) -> String {
         var parts = [elapsedText(s.elapsedSeconds)]
         if let path = s.recordPath {
-            let name = (path as NSString).lastPathComponent
+            let name = FileNames.lastComponent(path)
             parts.append("rec \(name)" + (s.fileBytes.map { " " + byteText($0) } ?? ""))
         }
         if let fill = s.ringFill { parts.append("buffer \(Int((fill * 100).rounded()))%") }
@@ -179,7 +181,7 @@ enum MeterRenderer {
         if let hz = s.toneFrequency {
             var tone = "tone " + frequencyText(hz) + " Hz"
             if let amplitude = s.toneAmplitude {
-                tone += " " + String(format: "%.1f", MeterState.decibels(amplitude)) + " dBFS"
+                tone += " " + String(printf: "%.1f", MeterState.decibels(amplitude)) + " dBFS"
             }
             if s.tonePaused { tone += " (paused)" }
             parts.append(tone)
@@ -192,10 +194,10 @@ enum MeterRenderer {
         let s = max(0, seconds)
         if s >= 3600 {
             let whole = Int(s)
-            return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+            return String(printf: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
         }
         let tenths = Int((s * 10).rounded(.down))
-        return String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
+        return String(printf: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
     }
 
     /// Bytes in decimal units with one decimal (`512 B`, `4.6 MB`).
@@ -203,11 +205,11 @@ enum MeterRenderer {
         let units = ["B", "kB", "MB", "GB", "TB"]
         var value = Double(bytes), unit = 0
         while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+        return unit == 0 ? "\(bytes) B" : String(printf: "%.1f", value) + " " + units[unit]
     }
 
     /// A frequency without trailing zeros beyond two decimals (`1000`, `440.25`).
     static func frequencyText(_ hz: Double) -> String {
-        hz == hz.rounded() ? String(Int(hz)) : String(format: "%.2f", hz)
+        hz == hz.rounded() ? String(Int(hz)) : String(printf: "%.2f", hz)
     }
 }

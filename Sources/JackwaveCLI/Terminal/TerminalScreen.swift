@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The terminal side of the live meter: redraws a block of lines in place and lets other
@@ -25,7 +25,7 @@ final class TerminalScreen {
     static let endUpdate = escape + "?2026l"
 
     let fd: Int32
-    private let lock = NSLock()
+    private let lock = PlainLock()
     /// Lines of the meter on screen now (0 before the first frame and after `restore`).
     private var drawnLines = 0
     private var lastLines: [String] = []

@@ -1,4 +1,6 @@
-import Foundation
+import JackwaveSoundFiles
+import FoundationEssentials
+import Glibc
 
 /// The tone's adjustable parameters and what each key does to them.
 struct ToneParameters: Equatable {
@@ -34,7 +36,7 @@ struct ToneParameters: Equatable {
 
     /// `440.00 Hz  -20.0 dBFS` (and `paused`).
     var description: String {
-        let db = amplitude > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(amplitude))) : "-inf dBFS"
-        return String(format: "%.2f Hz  ", frequency) + db + (paused ? "  paused" : "")
+        let db = amplitude > 0 ? String(printf: "%.1f dBFS", 20 * log10(Double(amplitude))) : "-inf dBFS"
+        return String(printf: "%.2f Hz  ", frequency) + db + (paused ? "  paused" : "")
     }
 }

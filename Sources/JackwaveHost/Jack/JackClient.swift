@@ -1,6 +1,8 @@
 import CGlibcExtras
 import CJack
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A JACK client: the one place where jackwave calls libjack's client and port API.
 ///
@@ -35,7 +37,7 @@ public final class JackClient {
     public func close(timeout: Double) -> Bool {
         let done = DispatchSemaphore(value: 0)
         let handle = UncheckedSendable(self.handle)
-        Thread.detachNewThread {
+        DetachedThread.start {
             _ = jack_client_close(handle.value)
             done.signal()
         }

@@ -1,5 +1,6 @@
 import CJack
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What can go wrong talking to JACK outside the realtime thread.
 public enum JackError: Error, Equatable {

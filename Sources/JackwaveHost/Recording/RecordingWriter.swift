@@ -1,5 +1,7 @@
 import CGlibcExtras
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import JackwaveDSP
 import JackwaveSoundFiles
 import Synchronization
@@ -66,7 +68,8 @@ public final class RecordingWriter: @unchecked Sendable {
     /// others only once `wait` has returned true (the thread's end orders the two).
     private var presence: SignalPresence
     private let done = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    /// Whether `start` started the thread (and `wait` has not yet seen it end).
+    private var running = false
     /// Test hook: the writer sleeps this long before each pass and writes at most
     /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
@@ -107,13 +110,10 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Starts the thread.
     public func start() {
-        let t = Thread { [self] in
+        running = DetachedThread.start { [self] in
             run()
             done.signal()
         }
-        t.name = "jackwave-writer"
-        thread = t
-        t.start()
     }
 
     /// Asks the thread to end: after draining what the ring holds, or at once. A later
@@ -126,15 +126,14 @@ public final class RecordingWriter: @unchecked Sendable {
     /// Waits up to `timeout` seconds for the thread to end; true once it has. The file is
     /// closed, and so valid, when this returns true.
     public func wait(timeout: Double) -> Bool {
-        guard thread != nil else { return true }
+        guard running else { return true }
         guard done.wait(timeout: .now() + timeout) == .success else { return false }
-        thread = nil
+        running = false
         return true
     }
 
     private func run() {
-        // `Thread.name`, set before `start()`, never reaches the kernel here (every thread
-        // showed as "jackwave" in /proc/PID/task/*/comm); this is the name `top -H` shows.
+        // The name `top -H` and /proc/PID/task/*/comm show.
         _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-writer")
         let poll = Double(pollInterval) / 1e6
         let framesPerPoll = Int(poll * Double(inputRate))
@@ -191,7 +190,7 @@ public final class RecordingWriter: @unchecked Sendable {
                 writeSilence(frames: event.count)
                 drops.commitRead(1)
                 let seconds = Double(event.atFrame) / Double(inputRate)
-                messages.post(String(format: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
+                messages.post(String(printf: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
                                      event.count, seconds))
             } else {
                 let limit = gap.count == 1 ? min(available, Int(gap.first.pointee.atFrame - position)) : available

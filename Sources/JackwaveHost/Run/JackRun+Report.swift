@@ -1,12 +1,14 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveSoundFiles
 
 extension JackRun {
     /// The status line's figures now.
     public func status() -> StatusSnapshot {
         let path = recording?.files.spec.path
-        let fileBytes = path.flatMap {
-            (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.int64Value
+        let fileBytes = path.flatMap { path -> Int64? in
+            var info = stat()
+            return stat(path, &info) == 0 ? Int64(info.st_size) : nil
         }
         let ringFill = engine.audioRing.map { Double($0.approximateFill) / Double($0.capacity) }
         return StatusSnapshot(
@@ -25,7 +27,7 @@ extension JackRun {
         if let writer, let recording {
             let spec = recording.files.spec
             let frames = writer.framesWritten.load(ordering: .relaxed)
-            let seconds = String(format: "%.3f", Double(frames) / Double(spec.fileRate))
+            let seconds = String(printf: "%.3f", Double(frames) / Double(spec.fileRate))
             let paths = recording.files.paths
             let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)" : paths.first ?? spec.path
             var line = "recorded \(names): \(seconds) s, \(frames) frames, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns, \(dropped) dropped frames"
@@ -35,7 +37,7 @@ extension JackRun {
             return line
         }
         let frames = signals.streamFrames.load(ordering: .relaxed)
-        let seconds = String(format: "%.3f", Double(frames) / Double(sampleRate))
+        let seconds = String(printf: "%.3f", Double(frames) / Double(sampleRate))
         if let tone = settings.tone {
             return "played \(tone.frequency.plainText) Hz: \(seconds) s, \(counted(engine.configuration.outputs, "output")), \(xruns) xruns"
         }

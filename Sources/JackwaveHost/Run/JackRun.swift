@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveDSP
 import JackwaveSoundFiles
 
@@ -209,7 +210,7 @@ public final class JackRun {
             messages.post("PipeWire is gone: no cycle since \(ServerWatch.probeAfter) s and nothing listens on \(serverWatch.socketPath ?? "its socket")")
             return .serverGone
         case let .silentFor(seconds):
-            messages.post(String(format: "no audio cycle from the JACK server for %.1f s: is it stopped?", seconds))
+            messages.post(String(printf: "no audio cycle from the JACK server for %.1f s: is it stopped?", seconds))
         case .running:
             break
         }
@@ -289,7 +290,7 @@ public final class JackRun {
         let skipped = signals.skippedFrames.load(ordering: .relaxed)
         if skipped > reportedSkippedFrames {
             let at = Double(signals.streamFrames.load(ordering: .relaxed)) / Double(sampleRate)
-            messages.post(String(format: "the server skipped %d frames by %.3f s (it did not run jackwave for them; the file goes on without them)",
+            messages.post(String(printf: "the server skipped %d frames by %.3f s (it did not run jackwave for them; the file goes on without them)",
                                  skipped - reportedSkippedFrames, at))
             reportedSkippedFrames = skipped
         }

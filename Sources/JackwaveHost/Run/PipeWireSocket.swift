@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The PipeWire server's socket, as PipeWire's libjack finds it: `$PIPEWIRE_REMOTE`

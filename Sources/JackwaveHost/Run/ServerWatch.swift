@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Watches, from the main loop, that the server still runs our callback.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JackwaveLevelStream
 import JackwaveSoundFiles
 
@@ -55,7 +56,7 @@ public enum RunOptionsParser {
         let lower = text.lowercased()
         let linear: Double
         if lower.hasSuffix("db") {
-            guard let db = Double(lower.dropLast(2).trimmingCharacters(in: .whitespaces)), db.isFinite else {
+            guard let db = Double(lower.dropLast(2).trimmingBlanks()), db.isFinite else {
                 throw UsageError("--volume: '\(text)' is not a level (use 0.5 or -6dB)")
             }
             guard db <= 0 else { throw UsageError("--volume: \(text) is above 0 dBFS") }

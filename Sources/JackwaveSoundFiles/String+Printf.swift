@@ -1,0 +1,17 @@
+import Glibc
+
+extension String {
+    /// `vsnprintf`: C's formatting of numbers with a fixed number of decimals (`%.3f`), in
+    /// place of Foundation's `String(printf:)`, which would link all of Foundation (its
+    /// CoreFoundation and ICU) into the binary for a handful of messages.
+    public init(printf format: String, _ arguments: CVarArg...) {
+        var buffer = [CChar](repeating: 0, count: 128)
+        let needed = Int(withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) })
+        if needed >= buffer.count {
+            // A va_list is spent once read: a fresh one for the second pass.
+            buffer = [CChar](repeating: 0, count: needed + 1)
+            _ = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+        }
+        self = String(cString: buffer)
+    }
+}
