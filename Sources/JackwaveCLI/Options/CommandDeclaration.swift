@@ -1,6 +1,6 @@
 /// A command's whole command line as data: what it is for, its usage, its positional
-/// argument, its options in help sections. Its parser and its `--help` (`HelpText`) are both
-/// read from it, and so can a man page or shell completions be.
+/// argument, its options in help sections. Its parser, its `--help` (`HelpText`), the man page
+/// (`ManPage`) and the shell completions (`ShellCompletion`) are all read from it.
 struct CommandDeclaration<Options>: Sendable {
     /// As a user types it: `jackwave`, `jackwave plot`.
     let name: String

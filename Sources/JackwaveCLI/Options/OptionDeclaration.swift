@@ -1,6 +1,6 @@
 /// One option of a command, declared once: how it is spelled, what its help says, and what
-/// it does to the command's options. A command's parser and its `--help` are both read
-/// from these (and a man page or shell completions can be).
+/// it does to the command's options. A command's parser, its `--help`, the man page and the
+/// shell completions are all read from these (`Documentation/`).
 struct OptionDeclaration<Options>: Sendable {
     /// Every spelling, short first: `["-c", "--channels"]`.
     let names: [String]
