@@ -1,0 +1,12 @@
+import CJack
+
+/// The JACK transport, as the process callback reads it.
+enum JackTransport {
+    /// `jack_transport_query` (without a position): whether the transport rolls in this
+    /// cycle. Realtime-safe by libjack's contract (it reads the cycle's shared state); every
+    /// client sees the same state for the same cycle.
+    @inline(__always)
+    static func isRolling(_ handle: OpaquePointer) -> Bool {
+        jack_transport_query(handle, nil) == JackTransportRolling
+    }
+}
