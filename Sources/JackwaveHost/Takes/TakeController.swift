@@ -126,26 +126,25 @@ public final class TakeController: @unchecked Sendable {
         if !inTake && block.starts && mayStartTake && starts(peak: block.peak, rolling: block.rolling) {
             guard beginTake() else { return false }
         }
-        guard inTake else {
-            history.append(frames, frames: count)
-            position += Int64(count)
-            return true
-        }
-        if block.starts && keepsGoing(peak: block.peak, rolling: block.rolling) {
-            activeUntil = position + Int64(block.frames)
-        }
-        let end = activeUntil + settings.stopAfterFrames
-        let inside = Int(max(0, min(Int64(count), end - position)))
-        if inside > 0 {
-            guard pipeline.push(frames, count: inside) else { return false }
-            position += Int64(inside)
-        }
-        if position >= end {
+        var inside = 0
+        if inTake {
+            if block.starts && keepsGoing(peak: block.peak, rolling: block.rolling) {
+                activeUntil = position + Int64(block.frames)
+            }
+            let end = activeUntil + settings.stopAfterFrames
+            inside = Int(max(0, min(Int64(count), end - position)))
+            if inside > 0 {
+                guard pipeline.push(frames, count: inside) else { return false }
+                position += Int64(inside)
+            }
+            // The take ends only at a frame past its end that nothing kept going, so that a
+            // block starting right at the end still continues it.
+            if inside == count { return true }
             endTake()
-            let rest = count - inside
-            history.append(frames + inside * history.channels, frames: rest)
-            position += Int64(rest)
         }
+        let rest = count - inside
+        history.append(frames + inside * history.channels, frames: rest)
+        position += Int64(rest)
         return true
     }
 
