@@ -4,18 +4,21 @@ import JackwaveSoundFiles
 extension JackRun {
     /// The status line's figures now.
     public func status() -> StatusSnapshot {
-        let path = recording?.files.spec.path
+        // Armed, the file growing is the last take's.
+        let path = takes == nil ? recording?.files.spec.path : recording?.files.paths.last
         let fileBytes = path.flatMap {
             (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.int64Value
         }
         let ringFill = engine.audioRing.map { Double($0.approximateFill) / Double($0.capacity) }
-        return StatusSnapshot(
+        var snapshot = StatusSnapshot(
             elapsedSeconds: Date().timeIntervalSince(loopStartDate), recordPath: path, fileBytes: fileBytes,
             ringFill: ringFill, xruns: signals.xruns.load(ordering: .relaxed),
             droppedFrames: signals.droppedFrames.load(ordering: .relaxed),
             toneFrequency: playsTone ? Double(bitPattern: signals.toneFrequencyBits.load(ordering: .relaxed)) : nil,
             toneAmplitude: playsTone ? Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)) : nil,
             tonePaused: signals.tonePaused.load(ordering: .relaxed))
+        snapshot.takeStatus = takeStatus
+        return snapshot
     }
 
     /// The one line said at the end: what was recorded, played or monitored.
