@@ -171,7 +171,8 @@ public enum RunCommand {
         let tone = o.toneFrequency.map {
             ToneParameters(frequency: $0, amplitude: o.volume, nyquist: Double(sampleRate) / 2)
         }
-        return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil))
+        return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil,
+                                            markerKeys: o.records && isatty(0) != 0))
     }
 
     /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before

@@ -20,6 +20,8 @@ public final class JackRun {
     let writer: RecordingWriter?
     /// Armed: the take logic the writer runs; nil records from start to end.
     public let takes: TakeController?
+    /// Markers dropped during the run (`dropMarker`), written into the files at the end.
+    public let markers = MarkerBook()
     let recording: RecordingPipeline?
     let plan: ConnectionPlan
     let levels: LevelPipeline?
@@ -82,6 +84,8 @@ public final class JackRun {
 
     /// Whether this run plays a tone.
     public var playsTone: Bool { settings.tone != nil }
+    /// Whether this run records.
+    public var records: Bool { recording != nil }
 
     /// Runs to the end and returns the exit code. `onActivated` runs right after
     /// `jack_activate`, once the run's threads exist (to let signals in on this thread).
@@ -269,6 +273,7 @@ public final class JackRun {
             }
         }
         for line in takeLines() { ui.say(line) }
+        for line in writeMarkers() { ui.say(line) }
         ui.say(summary())
         return code
     }
