@@ -130,8 +130,9 @@ public enum RunCommand {
             var stream: LevelStreamWriter?
             if let path = o.levelsPath {
                 // The CSV's columns are the ports' short names (`in_1`…).
-                let formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
+                var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
                                                      sampleRate: sampleRate, channelNames: inputs.map(\.shortName))
+                formatter.takeColumn = o.armed && o.records
                 do throws(LevelStreamError) {
                     stream = try LevelStreamWriter(path: path, formatter: formatter)
                 } catch {

@@ -74,6 +74,7 @@ public final class JackRun {
         } else {
             takes = nil
         }
+        levels?.takes = takes
         if let recording, let ring = engine.audioRing {
             writer = RecordingWriter(pipeline: recording, ring: ring, drops: engine.dropRing, messages: messages,
                                      stallMicroseconds: settings.writerStallMicroseconds, takes: takes)

@@ -24,7 +24,7 @@ extension JackRun {
         let list = takes.takes
         if list.isEmpty { return ["no take was recorded"] }
         return list.map { take in
-            "take \(take.number): \(take.path): \(Self.seconds(take.frames, sampleRate)), \(take.frames) frames, from \(Self.seconds(take.firstFrame, sampleRate)) into the run"
+            "take \(take.number): \(take.path): \(Self.seconds(take.frames, sampleRate)), \(take.frames) frames, from frame \(take.firstFrame) of the run (\(Self.seconds(take.firstFrame, sampleRate)))"
         }
     }
 

@@ -40,6 +40,12 @@ public final class TakeController: @unchecked Sendable {
     /// Set once `maximumTakes` takes have ended: the run then ends (relaxed: a lone flag).
     public let allTakesDone = Atomic<Bool>(false)
     private let finished = Mutex<[TakeSummary]>([])
+    /// Each take from the block that started it (its pre-roll not included) to its end
+    /// (`Int64.max` while open): what the level stream's `take` column says.
+    private let liveRanges = Mutex<[(number: Int, start: Int64, end: Int64)]>([])
+    /// The frames decided so far (`position` after each hand-over): `.releasing`, after
+    /// `liveRanges`, so a reader that loads it `.acquiring` finds every take up to it.
+    public let decidedFrames = Atomic<Int>(0)
 
     /// The take logic for `pipeline`'s files (opened take by take), fed with records from
     /// `blocks`. Allocates and locks the pre-roll now, before the run starts.
@@ -48,6 +54,12 @@ public final class TakeController: @unchecked Sendable {
         self.pipeline = pipeline
         self.blocks = blocks
         history = PreRollBuffer(capacity: settings.preRollFrames, channels: pipeline.files.spec.channels)
+    }
+
+    /// The take recording at `frame` (0 while armed); final once `decidedFrames` has
+    /// passed it (thread-safe).
+    public func take(atFrame frame: Int64) -> Int {
+        liveRanges.withLock { ranges in ranges.last { frame >= $0.start && frame < $0.end }?.number ?? 0 }
     }
 
     /// The takes that have ended, in order (thread-safe).
@@ -77,6 +89,7 @@ public final class TakeController: @unchecked Sendable {
             done += n
         }
         publish()
+        decidedFrames.store(Int(position), ordering: .releasing)
         return true
     }
 
@@ -162,6 +175,8 @@ public final class TakeController: @unchecked Sendable {
         inTake = true
         activeUntil = position
         takeNumber.store(pipeline.files.lastTakeNumber, ordering: .relaxed)
+        let start = position
+        liveRanges.withLock { $0.append((pipeline.files.lastTakeNumber, start, .max)) }
         var ok = true
         history.withLast(preRoll) { frames, count in
             if ok { ok = pipeline.push(frames, count: count) }
@@ -173,6 +188,10 @@ public final class TakeController: @unchecked Sendable {
     private func endTake() {
         let ended = pipeline.files.endTake()
         inTake = false
+        let end = position
+        liveRanges.withLock { ranges in
+            if let last = ranges.indices.last { ranges[last].end = end }
+        }
         let summary = TakeSummary(number: ended.number, path: ended.path, firstFrame: takeFirstFrame, frames: ended.frames)
         finished.withLock { $0.append(summary) }
         if !ended.ok { pipeline.recordFilesFailure() }
