@@ -30,7 +30,9 @@ extension JackRun {
             let frames = writer.framesWritten.load(ordering: .relaxed)
             let seconds = String(format: "%.3f", Double(frames) / Double(spec.fileRate))
             let paths = recording.files.paths
-            let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)" : paths.first ?? spec.path
+            // Armed with no take, no file was made: say so rather than name one.
+            let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)"
+                : paths.first ?? (takes == nil ? spec.path : "no file")
             var line = "recorded \(names): \(seconds) s, \(frames) frames, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns, \(dropped) dropped frames"
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
             if let tone = settings.tone { line += ", tone \(tone.frequency.plainText) Hz" }
