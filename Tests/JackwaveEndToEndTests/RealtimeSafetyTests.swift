@@ -343,3 +343,24 @@ extension RealtimeSafetyTests {
         }
     }
 }
+
+extension RealtimeSafetyTests {
+    @Test("RealtimeSanitizer passes jackwave's callback for 10,000 cycles of an armed run",
+          .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"),
+          arguments: armedModes)
+    func armedRunUnderRealtimeSanitizer(mode: ArmedMode) throws {
+        let tools = try RTCheckTools.shared.get()
+        let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+        let binary = RTCheckTools.binaryUnderTest()
+        let path = "\(dir)/rtsan-armed.txt"
+        let run = try Run.tool(binary.path, ["--record", "\(dir)/armed.wav", "--port", "system:capture_1", "--port", "jackwave:out_1",
+                                             "--tone", "440", "--duration", "\(Self.seconds)", "--no-meter"] + mode.options,
+                               server: server.name, timeout: 120,
+                               environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path, "RTSAN_OPTIONS": "halt_on_error=1"])
+        #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
+        try #require(run.status == 0, "jackwave failed under rtsan: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtsan on \(binary.path), \(mode.name): \(report.summary)")
+        #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
+    }
+}
