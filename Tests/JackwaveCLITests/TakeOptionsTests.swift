@@ -59,3 +59,13 @@ struct TakeOptionsTests {
         #expect(MeterRenderer.statusText(s).contains("rec t-003.wav  take 3 stopping in 1.2 s"))
     }
 }
+
+/// The marker key among the terminal's bytes.
+@Suite("Marker key")
+struct MarkerKeyTests {
+    @Test("m and M each drop a marker; other keys and escape sequences do not")
+    func markerKeys() {
+        #expect(MarkerKey.count(in: Array("mxM q".utf8)) == 2)
+        #expect(MarkerKey.count(in: [0x1B, UInt8(ascii: "["), UInt8(ascii: "A")]) == 0)
+    }
+}
