@@ -9,16 +9,17 @@ extension RunOptionsParser {
         Option("--transport", needs: "--record",
                help: "arm: record while the JACK transport rolls, each roll a take") { $0.followTransport = true },
         Option("--pre-roll", value: "SEC",
-               help: "keep the last SEC seconds while armed: a take's file begins with them") { o, s throws(UsageError) in
+               help: "keep the last SEC seconds while armed: a take begins with them") { o, s throws(UsageError) in
             o.preRollSeconds = try s.positiveNumber(upTo: maximumPreRollSeconds, what: "seconds")
         },
         Option("--stop-after", value: "SEC",
-               help: "end a take SEC seconds after every input fell below the stop level",
-                     "(or the transport stopped); default 2 with --trigger, 0 with --transport") { o, s throws(UsageError) in
+               help: "end a take SEC seconds after every input fell below the stop",
+                     "level (or the transport stopped); default 2, or 0 with --transport") { o, s throws(UsageError) in
             o.stopAfterSeconds = try s.number(in: 0...maximumSeconds, what: "seconds")
         },
         Option("--stop-level", value: "LEVEL", needs: "--trigger",
-               help: "the level inputs must stay below to end a take (default 6 dB under --trigger)") { o, s throws(UsageError) in
+               help: "the level inputs must stay below to end a take",
+                     "(default 6 dB under --trigger)") { o, s throws(UsageError) in
             o.stopLevel = try parseLevel(s.value(), option: "--stop-level")
         },
         Option("--takes", value: "N",
