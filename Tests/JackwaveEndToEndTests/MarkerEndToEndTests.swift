@@ -34,3 +34,35 @@ struct MarkerEndToEndTests {
         }
     }
 }
+
+/// Markers in an armed recording land in the take that holds their frame.
+@Suite("Markers in takes", .serialized)
+struct TakeMarkerEndToEndTests {
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws { server = try JackServer() }
+
+    @Test("a marker dropped during a take is a cue point of that take's file, at its frame within the take")
+    func markerInTake() throws {
+        // A 3-second burst and 3 s of --stop-after: the marker, dropped once the take has
+        // half a second on disk, has 5 s to land in it even on a loaded machine.
+        let source = try server.startArmedSource(["--bursts", "\(3 * 48000)"])
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let path = dir + "/m.wav"
+        let run = try Run.start(Run.jackwave, ["--record", path, "--trigger", "-30dB", "--stop-after", "3", "--takes", "1",
+                                               "-p", "src:out_1", "-c", "1", "--levels", "-"], server: server.name)
+        #expect(run.waitForLevelFrame(atLeast: 4800), "\(run.stderrSoFar)")
+        source.signal(SIGUSR1)
+        #expect(run.waitForRecordedFrames(dir + "/m-001.wav", moreThan: 24000), "\(run.stderrSoFar)")
+        run.signal(SIGUSR1)
+        let out = run.finish(timeout: 60)
+        #expect(out.status == 0, "\(out.stderr)")
+        let take = try SoundFile(readingFrom: dir + "/m-001.wav")
+        let cues = take.cues
+        #expect(cues.count == 1 && cues.first?.number == 1, "\(out.stderr)")
+        // The marker came after 24000 frames of the take were on disk, and before its end.
+        #expect((cues.first?.frame ?? 0) >= 24000 && (cues.first?.frame ?? .max) < take.frames, "\(out.stderr)")
+        #expect(out.stderr.contains("m-001.wav frame \(cues.first?.frame ?? -1)"))
+    }
+}
