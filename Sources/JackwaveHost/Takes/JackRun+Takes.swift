@@ -42,10 +42,12 @@ extension JackRun {
         }
     }
 
+    /// `frames` at `rate` as "1.234 s".
     static func seconds(_ frames: Int64, _ rate: Int) -> String {
         String(format: "%.3f s", Double(frames) / Double(rate))
     }
 
+    /// A linear level as "-30.0 dBFS".
     static func decibels(_ level: Float) -> String {
         level > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(level))) : "-inf dBFS"
     }
