@@ -4,6 +4,8 @@ public struct LevelRow: Equatable, Sendable {
     public var frame: Int64
     /// Linear peak per channel (1.0 = full scale).
     public var peaks: [Float]
+    /// Armed runs: the take recording at `frame` (0 while armed), nil when not armed.
+    public var take: Int?
 
     public init(frame: Int64, peaks: [Float]) {
         self.frame = frame

@@ -17,6 +17,8 @@ public struct LevelStreamFormatter: Sendable {
     public let sampleRate: Int
     /// The channels' names, the CSV header's columns after `frame,time`.
     public let channelNames: [String]
+    /// Armed runs: a `take` column after `time` (CSV) or a `"take"` field (JSON Lines).
+    public var takeColumn = false
 
     public init(format: LevelStreamFormat, sampleRate: Int, channelNames: [String]) {
         self.format = format
@@ -27,7 +29,7 @@ public struct LevelStreamFormatter: Sendable {
     /// What precedes the first row: the CSV header line, nothing for JSON Lines.
     public var header: String {
         switch format {
-        case .csv: (["frame", "time"] + channelNames).map(Self.csvField).joined(separator: ",") + "\n"
+        case .csv: (["frame", "time"] + (takeColumn ? ["take"] : []) + channelNames).map(Self.csvField).joined(separator: ",") + "\n"
         case .jsonl: ""
         }
     }
@@ -38,13 +40,16 @@ public struct LevelStreamFormatter: Sendable {
         switch format {
         case .csv:
             out += "\(row.frame),\(time)"
+            if takeColumn { out += ",\(row.take ?? 0)" }
             for p in row.peaks {
                 out += ","
                 out += Self.number(p, json: false)
             }
             out += "\n"
         case .jsonl:
-            out += "{\"frame\":\(row.frame),\"time\":\(time),\"peak\":["
+            out += "{\"frame\":\(row.frame),\"time\":\(time),"
+            if takeColumn { out += "\"take\":\(row.take ?? 0)," }
+            out += "\"peak\":["
             for (i, p) in row.peaks.enumerated() {
                 if i > 0 { out += "," }
                 out += Self.number(p, json: true)

@@ -8,6 +8,8 @@ extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
     public static func parseCSV(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
         var names: [String]? = nil
+        /// An armed run's stream has a `take` column after `time`: not a channel, skipped.
+        var hasTake = false
         var rows = LevelStreamTable(channelNames: nil, channelCount: 0)
         var values: [Double] = []
         var fields: [UnsafeBufferPointer<UInt8>] = []
@@ -17,12 +19,14 @@ extension LevelStreamReader {
                 guard header.count >= 3, header[0] == "frame", header[1] == "time" else {
                     throw LevelStreamReadError("\(path): not a level stream (the first line must be frame,time,<ports…>)")
                 }
-                names = Array(header.dropFirst(2))
-                rows = LevelStreamTable(channelNames: names, channelCount: header.count - 2)
+                hasTake = header[2] == "take" && header.count >= 4
+                names = Array(header.dropFirst(hasTake ? 3 : 2))
+                rows = LevelStreamTable(channelNames: names, channelCount: header.count - (hasTake ? 3 : 2))
                 return
             }
             let place = "\(path) line \(number)"
             split(line, into: &fields)
+            if hasTake && fields.count > 2 { fields.remove(at: 2) }
             guard fields.count == channelNames.count + 2 else {
                 throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(channelNames.count + 2)")
             }

@@ -8,7 +8,7 @@ import Glibc
 /// and handed to libsndfile as a descriptor, so that disk space can be reserved ahead of
 /// its end (`keepSpaceReserved`).
 public final class SoundFile {
-    private var handle: OpaquePointer?
+    var handle: OpaquePointer?
     /// The descriptor of a file being written (nil when reading); closed by `close` after
     /// `sf_close`, once the blocks reserved past the end are given back.
     private var descriptor: FileDescriptor?

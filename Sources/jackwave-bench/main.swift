@@ -6,7 +6,10 @@
 // same bytes into a destination as large as the audio ring: the least any recorder must do.
 //
 //   jackwave-bench [--quick] [--channels 2,16,64,256] [--frames 64,256,1024] [--engine-only]
-//                  [--calls N]
+//                  [--calls N] [--armed]
+//
+// --armed times only what arming adds (`--trigger`, `--transport` offline: no transport to
+// ask): record + peaks with and without the per-block record the take logic reads.
 //
 // --engine-only times only the full engine (record + peaks + tone), nothing else: for
 // profilers (scripts/bench runs it under callgrind). --calls N makes every timed case
@@ -34,6 +37,8 @@ struct Options {
     var engineOnly = false
     /// Exactly this many calls per case instead of timed runs (`--calls`).
     var calls: Int? = nil
+    /// Only the armed table (`--armed`).
+    var armed = false
 }
 
 func parseOptions() -> Options {
@@ -54,6 +59,7 @@ func parseOptions() -> Options {
         case "--frames": o.frames = list(args.popFirst())
         case "--engine-only": o.engineOnly = true
         case "--calls": o.calls = list(args.popFirst())[0]
+        case "--armed": o.armed = true
         default:
             FileHandle.standardError.write(Data("usage: jackwave-bench [--quick] [--channels LIST] [--frames LIST] [--engine-only] [--calls N]\n".utf8))
             exit(2)
@@ -152,15 +158,18 @@ struct Work {
     var record: Bool
     var peaks: Bool
     var tone: Bool
+    /// Armed: one block record per block for the take logic.
+    var armed = false
 }
 
 /// Nanoseconds per block of `engine.process` with `work`, the rings drained after each.
 func timeEngine(_ work: Work, buffers b: Buffers, options o: Options) -> Double {
-    let configuration = EngineConfiguration(
+    var configuration = EngineConfiguration(
         inputs: b.channels, outputs: work.tone ? 2 : 0,
         audioRingFrames: work.record ? ringFrames : 0,
         levelRingBlocks: work.peaks ? 64 : 0, frameLimit: nil,
         tone: work.tone ? ToneSettings(frequency: 440, amplitude: 0.1, fadeSeconds: 0.02) : nil)
+    configuration.blockRingBlocks = work.armed ? 64 : 0
     let signals = EngineSignals()
     let engine = RealtimeEngine(configuration: configuration, inputs: [], outputs: [],
                                 sampleRate: sampleRate, signals: signals)
@@ -168,7 +177,10 @@ func timeEngine(_ work: Work, buffers b: Buffers, options o: Options) -> Double 
     // The harness must not add reference counting of its own to what it times.
     let spareAudio = SPSCRing<Float>(minimumCapacity: 1, width: 1)
     let spareLevels = SPSCRing<PeakRecord>(minimumCapacity: 1, width: 1)
+    let spareBlocks = SPSCRing<BlockRecord>(minimumCapacity: 1, width: 1)
     let drainsAudio = engine.audioRing != nil, drainsLevels = engine.levelRing != nil
+    let drainsBlocks = engine.blockRing != nil
+    let blocks = Unmanaged.passUnretained(engine.blockRing ?? spareBlocks)
     // Reached as the callback reaches its engine: unmanaged, guaranteed for the call.
     // (`unowned(unsafe)` captures still cost a retain and a release per use.)
     let audio = Unmanaged.passUnretained(engine.audioRing ?? spareAudio)
@@ -185,9 +197,10 @@ func timeEngine(_ work: Work, buffers b: Buffers, options o: Options) -> Double 
         // copy to disk is not the callback's cost.)
         if drainsAudio { audio._withUnsafeGuaranteedRef { $0.commitRead($0.readableCount) } }
         if drainsLevels { levels._withUnsafeGuaranteedRef { $0.commitRead($0.readableCount) } }
+        if drainsBlocks { blocks._withUnsafeGuaranteedRef { $0.commitRead($0.readableCount) } }
     }
     if signals.droppedFrames.load(ordering: .relaxed) != 0 { fatalError("bench ring overflowed") }
-    withExtendedLifetime((engine, spareAudio, spareLevels)) {}
+    withExtendedLifetime((engine, spareAudio, spareLevels, spareBlocks)) {}
     return time
 }
 
@@ -302,6 +315,22 @@ if options.engineOnly {
             let b = Buffers(channels: channels, frames: frames)
             let t = timeEngine(Work(record: true, peaks: true, tone: true), buffers: b, options: options)
             print("\(channels) channels × \(frames) frames: \(format(t / Double(channels * frames))) ns per channel-frame")
+        }
+    }
+    exit(0)
+}
+if options.armed {
+    print("Armed, offline: ns per channel-frame (best of \(options.runs) runs of \(Int(options.runSeconds * 1000)) ms)")
+    print("")
+    print("| channels | frames | record+peaks | armed (+ block record) | armed / not |")
+    print("|---:|---:|---:|---:|---:|")
+    for channels in options.channels {
+        for frames in options.frames {
+            let b = Buffers(channels: channels, frames: frames)
+            let perChannelFrame = Double(channels * frames)
+            let plain = timeEngine(Work(record: true, peaks: true, tone: false), buffers: b, options: options) / perChannelFrame
+            let armed = timeEngine(Work(record: true, peaks: true, tone: false, armed: true), buffers: b, options: options) / perChannelFrame
+            print("| \(channels) | \(frames) | \(format(plain)) | \(format(armed)) | \(format(armed / plain, 2)) |")
         }
     }
     exit(0)

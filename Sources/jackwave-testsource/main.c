@@ -13,6 +13,18 @@
  * It runs until killed; "ready" on stdout says its ports exist and it is active. When the
  * server's clock runs on between two of its cycles (a server that skipped it: PipeWire
  * does, for a late client), it says "skipped N" on stdout, N frames in all so far.
+ *
+ * Options after the client name, for the armed-recording tests:
+ *   --bursts L1,Q1,L2,…  play the pattern at 1/256 of its level (quiet: below -54 dBFS)
+ *                        except in bursts: on SIGUSR1, from the next cycle on, L1 frames
+ *                        loud, Q1 quiet, L2 loud, … (then quiet). Loud is the pattern moved
+ *                        0.25 away from zero (|x| in [0.25, 0.75)), so every block of a burst
+ *                        peaks at or above -12 dBFS. Both are exact in float, and the pattern
+ *                        frame of every sample can be read back. Says "burst at K" (K its
+ *                        frame) when the first burst starts and "bursts done" after the last.
+ *   --transport          SIGUSR1 starts the JACK transport, SIGUSR2 stops it; each time it
+ *                        has stopped after rolling, says "rolled N": the frames of the
+ *                        cycles in which jack_transport_query said Rolling.
  */
 #include <jack/jack.h>
 #include <stdio.h>
@@ -20,6 +32,38 @@
 #include <unistd.h>
 #include <signal.h>
 #include <pthread.h>
+#include <string.h>
+#include <jack/transport.h>
+
+#define MAX_BURSTS 64
+static long long bursts[MAX_BURSTS];
+static int burst_count;
+static int quiet_mode;
+static int transport_mode;
+/* Set by SIGUSR1 (bursts: start the schedule; transport: start) and SIGUSR2 (stop). */
+static volatile sig_atomic_t usr1, usr2;
+/* Process thread: the schedule's state; the frame at which it started (-1: not yet). */
+static volatile long long schedule_start = -1;
+static volatile int schedule_done;
+/* Process thread: frames of the current roll, and the last finished roll's count. */
+static unsigned long long rolling_frames;
+static volatile unsigned long long rolled_count;
+static volatile int rolled_rolls;
+static int was_rolling;
+
+static void on_usr1(int sig) { (void)sig; usr1 = 1; }
+static void on_usr2(int sig) { (void)sig; usr2 = 1; }
+
+/* Whether pattern frame k is inside a burst of the schedule. */
+static int loud_at(unsigned long long k) {
+    if (schedule_start < 0 || k < (unsigned long long)schedule_start) return 0;
+    long long t = (long long)(k - (unsigned long long)schedule_start);
+    for (int i = 0; i < burst_count; i++) {
+        if (t < bursts[i]) return (i % 2) == 0;
+        t -= bursts[i];
+    }
+    return 0;
+}
 
 #define MAX_CHANNELS 256
 
@@ -38,14 +82,32 @@ static int process(jack_nframes_t n, void *arg) {
     if (have_last && start != last_end) skipped += (jack_nframes_t)(start - last_end);
     last_end = start + n;
     have_last = 1;
+    if (transport_mode) {
+        int rolling = jack_transport_query(client, NULL) == JackTransportRolling;
+        if (rolling) rolling_frames += n;
+        if (was_rolling && !rolling) {
+            rolled_count = rolling_frames;
+            rolling_frames = 0;
+            rolled_rolls++;
+        }
+        was_rolling = rolling;
+    }
+    if (quiet_mode && usr1 && schedule_start < 0) schedule_start = (long long)frame;
     for (int c = 0; c < channels; c++) {
         float *out = jack_port_get_buffer(ports[c], n);
         for (jack_nframes_t i = 0; i < n; i++) {
             unsigned long long k = frame + i + (unsigned long long)c * 7919ULL;
-            out[i] = (float)((long)(k % 16384) - 8192) / 16384.0f;
+            float v = (float)((long)(k % 16384) - 8192) / 16384.0f;
+            if (quiet_mode) v = loud_at(frame + i) ? (v >= 0 ? v + 0.25f : v - 0.25f) : v / 256.0f;
+            out[i] = v;
         }
     }
     frame += n;
+    if (quiet_mode && schedule_start >= 0 && !schedule_done) {
+        long long total = 0;
+        for (int i = 0; i < burst_count; i++) total += bursts[i];
+        if ((long long)frame >= schedule_start + total) schedule_done = 1;
+    }
     return 0;
 }
 
@@ -60,6 +122,21 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *name = argc > 2 ? argv[2] : "testsource";
+    for (int a = 3; a < argc; a++) {
+        if (strcmp(argv[a], "--transport") == 0) {
+            transport_mode = 1;
+        } else if (strcmp(argv[a], "--bursts") == 0 && a + 1 < argc) {
+            quiet_mode = 1;
+            char *list = argv[++a];
+            for (char *p = strtok(list, ","); p && burst_count < MAX_BURSTS; p = strtok(NULL, ","))
+                bursts[burst_count++] = atoll(p);
+        } else {
+            fprintf(stderr, "jackwave-testsource: unknown option %s\n", argv[a]);
+            return 2;
+        }
+    }
+    signal(SIGUSR1, on_usr1);
+    signal(SIGUSR2, on_usr2);
     jack_status_t status;
     client = jack_client_open(name, JackNoStartServer | JackUseExactName, &status);
     if (!client) {
@@ -85,12 +162,32 @@ int main(int argc, char **argv) {
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGUSR1);
+    sigaddset(&set, SIGUSR2);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     printf("ready\n");
     fflush(stdout);
     unsigned long long reported = 0;
+    int said_start = 0, said_done = 0, said_rolls = 0;
     for (;;) {
         usleep(20000);
+        if (transport_mode && usr1) { usr1 = 0; jack_transport_start(client); }
+        if (transport_mode && usr2) { usr2 = 0; jack_transport_stop(client); }
+        if (rolled_rolls != said_rolls) {
+            said_rolls = rolled_rolls;
+            printf("rolled %llu\n", rolled_count);
+            fflush(stdout);
+        }
+        if (quiet_mode && !said_start && schedule_start >= 0) {
+            said_start = 1;
+            printf("burst at %lld\n", schedule_start);
+            fflush(stdout);
+        }
+        if (quiet_mode && !said_done && schedule_done) {
+            said_done = 1;
+            printf("bursts done\n");
+            fflush(stdout);
+        }
         unsigned long long now = skipped;
         if (now != reported) {
             printf("skipped %llu\n", now);

@@ -301,3 +301,66 @@ struct Build: Sendable, CustomTestStringConvertible {
     var note: String?
     var testDescription: String { name }
 }
+
+/// Armed runs: the callback also publishes a block record per block (its peaks measured in
+/// the recording pass) and, following the transport, asks libjack for the transport state.
+extension RealtimeSafetyTests {
+    /// One armed mode, for the test's arguments.
+    struct ArmedMode: Sendable, CustomTestStringConvertible {
+        var name: String
+        var options: [String]
+        var testDescription: String { name }
+    }
+
+    static let armedModes = [
+        // The tone fed back into in_2 (-20 dBFS) crosses -30 dBFS at once: a take starts.
+        ArmedMode(name: "triggered", options: ["--trigger", "-30dB", "--pre-roll", "1", "--stop-after", "0.5"]),
+        ArmedMode(name: "following the transport", options: ["--transport", "--pre-roll", "1", "--stop-after", "0.5"]),
+    ]
+
+    static var armedCases: [(Build, ArmedMode)] {
+        RTCheckTools.buildsUnderTest().flatMap { build in armedModes.map { (build, $0) } }
+    }
+
+    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles of an armed run",
+          arguments: armedCases)
+    func armedRunIsClean(build: Build, mode: ArmedMode) throws {
+        let tools = try RTCheckTools.shared.get()
+        let path = "\(dir)/rtcheck-armed.txt"
+        let run = try Run.tool(build.path, ["--record", "\(dir)/armed.wav", "--port", "system:capture_1", "--port", "jackwave:out_1",
+                                            "--tone", "440", "--levels", "\(dir)/levels.csv", "--buffer", "2",
+                                            "--duration", "\(Self.seconds)", "--no-meter"] + mode.options,
+                               server: server.name, timeout: 120,
+                               environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
+        try #require(run.status == 0, "jackwave failed under rtcheck: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtcheck on \(build.path), \(mode.name): \(report.summary)")
+        #expect(report.callbacks == 1 && report.unwatched == 0, "\(report.text)")
+        #expect(report.cycles >= Self.minimumCycles, "only \(report.cycles) cycles watched")
+        #expect(report.violations == 0, "jackwave's callback broke the realtime rules:\n\(report.readable())")
+        if mode.name == "triggered" {
+            #expect(FileManager.default.fileExists(atPath: "\(dir)/armed-001.wav"), "\(run.stderr)")
+        }
+    }
+}
+
+extension RealtimeSafetyTests {
+    @Test("RealtimeSanitizer passes jackwave's callback for 10,000 cycles of an armed run",
+          .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"),
+          arguments: armedModes)
+    func armedRunUnderRealtimeSanitizer(mode: ArmedMode) throws {
+        let tools = try RTCheckTools.shared.get()
+        let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+        let binary = RTCheckTools.binaryUnderTest()
+        let path = "\(dir)/rtsan-armed.txt"
+        let run = try Run.tool(binary.path, ["--record", "\(dir)/armed.wav", "--port", "system:capture_1", "--port", "jackwave:out_1",
+                                             "--tone", "440", "--duration", "\(Self.seconds)", "--no-meter"] + mode.options,
+                               server: server.name, timeout: 120,
+                               environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path, "RTSAN_OPTIONS": "halt_on_error=1"])
+        #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
+        try #require(run.status == 0, "jackwave failed under rtsan: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtsan on \(binary.path), \(mode.name): \(report.summary)")
+        #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
+    }
+}

@@ -110,11 +110,13 @@ public enum RunCommand {
         // 3. Every check that needs the server's rate and the port count, then (only then)
         // the output files.
         let spec: RecordingSpec?
+        let takes: TakeSettings?
         do throws(UsageError) {
             spec = try o.recordPath.map { path throws(UsageError) in
                 try recordingSpec(o, path: path, format: recordFormat!, channels: inputs.count,
                                   serverRate: sampleRate, period: client.bufferSize)
             }
+            takes = try takeSettings(o, channels: inputs.count, serverRate: sampleRate)
         } catch {
             Console.error(error.message)
             return .refused(2)
@@ -129,8 +131,9 @@ public enum RunCommand {
             var stream: LevelStreamWriter?
             if let path = o.levelsPath {
                 // The CSV's columns are the ports' short names (`in_1`…).
-                let formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
+                var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
                                                      sampleRate: sampleRate, channelNames: inputs.map(\.shortName))
+                formatter.takeColumn = o.armed && o.records
                 do throws(LevelStreamError) {
                     stream = try LevelStreamWriter(path: path, formatter: formatter)
                 } catch {
@@ -158,18 +161,20 @@ public enum RunCommand {
             recording = nil
         }
 
-        let settings = RunSettings(
+        var settings = RunSettings(
             frameLimit: o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) },
             tone: o.toneFrequency.map {
                 ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
             },
             bufferSeconds: o.bufferSeconds, printStart: o.printStart, writerStallMicroseconds: testStall())
+        settings.takes = takes
         let run = JackRun(client: client, inputs: inputs, outputs: outputs, recording: recording, plan: plan,
                           levels: levels, settings: settings)
         let tone = o.toneFrequency.map {
             ToneParameters(frequency: $0, amplitude: o.volume, nyquist: Double(sampleRate) / 2)
         }
-        return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil))
+        return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil,
+                                            markerKeys: o.records && isatty(0) != 0))
     }
 
     /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before
@@ -186,7 +191,9 @@ public enum RunCommand {
             let format = try usage { () throws(FileChoiceError) in
                 try FileChoice.format(for: path, named: o.format, depth: o.depth, rate: o.fileRate)
             }
-            if o.splitSeconds != nil {
+            if o.armed {
+                try checkTakePaths(path, force: o.force)
+            } else if o.splitSeconds != nil {
                 // Pieces are take-001.wav, take-002.wav, …: refuse if any such name exists.
                 try OutputPath.check(SplitNaming.path(path, piece: 1), force: o.force, option: "--record")
                 if let existing = SplitNaming.existingPieces(of: path).first, !o.force {
@@ -230,8 +237,10 @@ public enum RunCommand {
             throw UsageError("--record \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
         }
         try checkBuffer(o.bufferSeconds, channels: channels, serverRate: serverRate, period: period)
-        return RecordingSpec(path: path, format: format, depth: o.depth, channels: channels, inputRate: serverRate,
-                             fileRate: rate, dither: o.dither, splitFrames: split)
+        var spec = RecordingSpec(path: path, format: format, depth: o.depth, channels: channels, inputRate: serverRate,
+                                 fileRate: rate, dither: o.dither, splitFrames: split)
+        spec.takes = o.armed
+        return spec
     }
 
     /// The ring must hold a few periods (a smaller one would drop every block, since blocks

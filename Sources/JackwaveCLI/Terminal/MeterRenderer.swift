@@ -175,6 +175,7 @@ enum MeterRenderer {
             let name = FileNames.lastComponent(path)
             parts.append("rec \(name)" + (s.fileBytes.map { " " + byteText($0) } ?? ""))
         }
+        if let take = s.takeStatus { parts.append(take) }
         if let fill = s.ringFill { parts.append("buffer \(Int((fill * 100).rounded()))%") }
         parts.append("xruns \(s.xruns)")
         parts.append("dropped \(s.droppedFrames)")

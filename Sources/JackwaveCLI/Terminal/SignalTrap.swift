@@ -4,6 +4,8 @@ import Synchronization
 /// Counts SIGINT/SIGTERM deliveries. An atomic add is async-signal-safe; the handler does
 /// nothing else, and the main loop reads the count.
 private let interrupts = Atomic<Int>(0)
+/// Counts SIGUSR1 deliveries: each asks for a marker (the same async-signal-safe add).
+private let markerSignals = Atomic<Int>(0)
 
 /// Ctrl-C and SIGTERM as a counter the main loop polls: the first asks for a clean stop,
 /// the second for a quicker one.
@@ -16,6 +18,8 @@ public enum SignalTrap {
         interrupts.store(0, ordering: .relaxed)
         signal(SIGINT) { _ in interrupts.add(1, ordering: .relaxed) }
         signal(SIGTERM) { _ in interrupts.add(1, ordering: .relaxed) }
+        markerSignals.store(0, ordering: .relaxed)
+        signal(SIGUSR1) { _ in markerSignals.add(1, ordering: .relaxed) }
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
         // Blocked here, on the main thread, while the threads of the run are created (JACK's
@@ -33,9 +37,13 @@ public enum SignalTrap {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGUSR1)
         pthread_sigmask(how, &set, nil)
     }
 
     /// Signals received so far.
     public static var count: Int { interrupts.load(ordering: .relaxed) }
+
+    /// SIGUSR1s received so far: markers asked for (`kill -USR1`, from a script).
+    public static var markerCount: Int { markerSignals.load(ordering: .relaxed) }
 }

@@ -22,14 +22,18 @@ final class TerminalFrontEnd: RunFrontEnd {
     private var tone: ToneParameters?
     private var keyboard: KeyboardInput?
     private var keyboardStarted = false
+    /// SIGUSR1s already turned into markers.
+    private var markerSignals = 0
     /// The tone's status line when there is a keyboard to change it and no meter to show it.
     private var toneStatus: ToneStatusLine?
 
-    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool) {
+    /// `markerKeys`: a recording on a terminal, where `m` drops a marker (the live pace
+    /// then answers it within 20 ms, so the marker lands near the frame it was meant for).
+    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool, markerKeys: Bool = false) {
         self.tone = tone
         self.meter = meter
         self.consumesLevels = consumesLevels
-        pace = consumesLevels || tone != nil ? Self.livePace : Self.quietPace
+        pace = consumesLevels || tone != nil || markerKeys ? Self.livePace : Self.quietPace
     }
 
     var interrupts: Int { SignalTrap.count }
@@ -42,21 +46,29 @@ final class TerminalFrontEnd: RunFrontEnd {
 
     func error(_ line: String) { Console.error(line) }
 
-    /// Reads the keys while the tone plays, and tells the run what they changed.
+    /// Reads the keys while the tone plays or a recording runs, and tells the run what they
+    /// changed: the tone, or a marker (`m`).
     func tick(_ run: JackRun) {
-        guard var current = tone else { return }
+        guard tone != nil || run.records else { return }
+        while run.records && markerSignals < SignalTrap.markerCount {
+            markerSignals += 1
+            run.dropMarker()
+        }
         if !keyboardStarted {
             keyboardStarted = true
             keyboard = KeyboardInput()
-            if !consumesLevels && isatty(2) != 0 {
+            if let tone, !consumesLevels && isatty(2) != 0 {
                 toneStatus = ToneStatusLine()
-                toneStatus?.show(current.description)
+                toneStatus?.show(tone.description)
             }
         }
-        guard let keyboard, !run.toneStopping else { return }
+        guard let keyboard else { return }
+        let bytes = keyboard.read()
+        if run.records { for _ in 0..<MarkerKey.count(in: bytes) { run.dropMarker() } }
+        guard var current = tone, !run.toneStopping else { return }
         var quit = false
         let before = current
-        for key in ToneKeyParser.parse(keyboard.read()) {
+        for key in ToneKeyParser.parse(bytes) {
             if key == .quit { quit = true } else { current.apply(key) }
         }
         tone = current

@@ -12,6 +12,11 @@ public struct EngineConfiguration: Sendable {
     public var frameLimit: Int64?
     /// The tone to play on the outputs, if any.
     public var tone: ToneSettings?
+    /// Block ring capacity in blocks, or 0 when no take logic reads it (`--trigger`,
+    /// `--transport`; see `BlockRecord`).
+    public var blockRingBlocks = 0
+    /// Each block's record says whether the JACK transport rolled (`--transport`).
+    public var followsTransport = false
 
     public init(inputs: Int, outputs: Int, audioRingFrames: Int, levelRingBlocks: Int,
                 frameLimit: Int64?, tone: ToneSettings?) {

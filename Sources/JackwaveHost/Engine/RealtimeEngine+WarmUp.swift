@@ -11,6 +11,7 @@ extension RealtimeEngine {
         var small = configuration
         small.audioRingFrames = configuration.audioRingFrames > 0 ? frames : 0
         small.levelRingBlocks = configuration.levelRingBlocks > 0 ? 1 : 0
+        small.blockRingBlocks = configuration.blockRingBlocks > 0 ? 1 : 0
         small.frameLimit = Int64(frames * 6)
         // No fade, so that the tone is steady from its second sample: the rotor lanes (SIMD
         // vectors, generic code in an unoptimized build) run here, and across a block edge.
@@ -37,6 +38,7 @@ extension RealtimeEngine {
                     if block == 1 {
                         if let ring = engine.audioRing { ring.commitRead(ring.readableCount) }
                         if let ring = engine.levelRing { ring.commitRead(ring.readableCount) }
+                        if let ring = engine.blockRing { ring.commitRead(ring.readableCount) }
                     }
                 }
             }

@@ -16,12 +16,15 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let levelRing: SPSCRing<PeakRecord>?
     /// Gaps in the audio, for the writer to fill with silence.
     public let dropRing: SPSCRing<DropEvent>
+    /// One record per block for the take logic (peak, transport); nil when not armed.
+    public let blockRing: SPSCRing<BlockRecord>?
     /// Inputs that record one of this engine's own outputs instead of their port.
     public let ownOutputFeeds: OwnOutputFeeds
     /// The rings as unretained references for the callback: binding an `Optional` class
     /// reference retains and releases it (two atomic operations per ring per cycle).
     let audioRingRef: Unmanaged<SPSCRing<Float>>?
     let levelRingRef: Unmanaged<SPSCRing<PeakRecord>>?
+    let blockRingRef: Unmanaged<SPSCRing<BlockRecord>>?
     /// The client's C handle, for the cycle's start time; nil offline.
     let clientHandle: OpaquePointer?
     /// The ports' C handles, read by the callback without touching a Swift array.
@@ -55,6 +58,10 @@ public final class RealtimeEngine: @unchecked Sendable {
             ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs)
             : nil
         dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1)
+        blockRing = configuration.blockRingBlocks > 0 && configuration.inputs > 0
+            ? SPSCRing(minimumCapacity: configuration.blockRingBlocks, width: 1)
+            : nil
+        blockRingRef = blockRing.map { Unmanaged.passUnretained($0) }
         ownOutputFeeds = OwnOutputFeeds(inputs: configuration.inputs)
         audioRingRef = audioRing.map { Unmanaged.passUnretained($0) }
         levelRingRef = levelRing.map { Unmanaged.passUnretained($0) }
@@ -204,14 +211,23 @@ public final class RealtimeEngine: @unchecked Sendable {
         if counted > 0 && configuration.inputs > 0 {
             // Recording and metering share one pass over the inputs when both run.
             var measured = false
+            // A block without room for its record is dropped from the audio too: the writer
+            // takes audio only as far as records cover it (see `pushBlock`).
+            let blockRoom = blockRingRef.map { $0._withUnsafeGuaranteedRef { $0.writableCount >= 1 } } ?? true
             if let audioRingRef {
                 measured = audioRingRef._withUnsafeGuaranteedRef {
-                    pushAudio($0, startFrame: start, frames: counted, measuringPeaks: levelRingRef != nil)
+                    pushAudio($0, startFrame: start, frames: counted,
+                              measuringPeaks: levelRingRef != nil || blockRingRef != nil, recordRoom: blockRoom)
                 }
             }
             if let levelRingRef {
                 levelRingRef._withUnsafeGuaranteedRef {
                     pushPeaks($0, startFrame: start, frames: counted, alreadyMeasured: measured)
+                }
+            }
+            if let blockRingRef {
+                blockRingRef._withUnsafeGuaranteedRef {
+                    pushBlock($0, startFrame: start, frames: counted, alreadyMeasured: measured)
                 }
             }
         }
@@ -244,12 +260,13 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// also leaves every input's peak in `peakScratch`. Returns whether it did (false when
     /// the block was dropped or not measured).
     @inline(__always)
-    func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int, measuringPeaks: Bool) -> Bool {
+    func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int, measuringPeaks: Bool,
+                   recordRoom: Bool = true) -> Bool {
         let s = state
         let region = ring.writableRegions(upTo: frames)
         // Whole block or nothing; and a gap must be announced before any audio after it,
         // so the block also waits for room in the drop ring. A gap that goes on grows.
-        guard region.count == frames && publishPendingDropFromCallback() else {
+        guard recordRoom && region.count == frames && publishPendingDropFromCallback() else {
             if s.pointee.pendingDropCount == 0 { s.pointee.pendingDropStart = startFrame }
             s.pointee.pendingDropCount += Int64(frames)
             signals.droppedFrames.add(frames, ordering: .relaxed)

@@ -9,12 +9,16 @@ import Synchronization
 /// writer thread.
 public final class RecordingFiles: @unchecked Sendable {
     public let spec: RecordingSpec
-    private var current: SoundFile?
+    var current: SoundFile?
     /// Frames in the current file.
-    private var framesInPiece: Int64 = 0
+    var framesInPiece: Int64 = 0
     /// Frames in the files before the current one.
-    private var framesBefore: Int64 = 0
-    private var pieceNumber = 1
+    var framesBefore: Int64 = 0
+    var pieceNumber = 1
+    /// With takes: the current take's first frame on the run's timeline, for its `bext`.
+    var takeStartFrame: Int64?
+    /// With takes: the last take's number (0 before the first).
+    var lastTakeNumber = 0
     /// Wall-clock time of the run's frame 0: set by the main thread as the run starts, read by
     /// the writer thread before each file's first write.
     private let start = Mutex<WallClockTime?>(nil)
@@ -22,10 +26,10 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Why the last write failed.
     public private(set) var failure: String?
 
-    /// Opens the first file.
+    /// Opens the first file (with takes, none: each take opens its own, see `startTake`).
     public init(spec: RecordingSpec) throws(SoundFileError) {
         self.spec = spec
-        current = try open(piece: 1)
+        current = spec.takes ? nil : try open(piece: 1)
     }
 
     /// Records when frame 0 was, for the `bext` chunks. Call before the run starts.
@@ -86,7 +90,7 @@ public final class RecordingFiles: @unchecked Sendable {
     private func begin(_ file: SoundFile) {
         guard spec.format.carriesBroadcastInfo else { return }
         let t0 = startTime ?? WallClockTime.now()
-        file.setBroadcastInfo(BroadcastInfo(start: t0, offset: framesBefore, sampleRate: spec.fileRate))
+        file.setBroadcastInfo(BroadcastInfo(start: t0, offset: takeStartFrame ?? framesBefore, sampleRate: spec.fileRate))
     }
 
     /// Closes the full piece and opens the next.
@@ -103,14 +107,14 @@ public final class RecordingFiles: @unchecked Sendable {
         }
     }
 
-    private func open(piece: Int) throws(SoundFileError) -> SoundFile {
+    func open(piece: Int) throws(SoundFileError) -> SoundFile {
         let file = try SoundFile(writingTo: spec.path(ofPiece: piece), format: spec.formatWord, channels: spec.channels,
                                  sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
         written.withLock { $0.append(file.path) }
         return file
     }
 
-    private func fail(_ message: String) -> Bool {
+    func fail(_ message: String) -> Bool {
         failure = message
         return false
     }

@@ -124,3 +124,11 @@ public final class RecordingPipeline: @unchecked Sendable {
 public struct RecordingSetupError: Error, Equatable {
     public let message: String
 }
+
+extension RecordingPipeline {
+    /// Takes the files' failure as the pipeline's (a take's file that could not be opened
+    /// or closed), so that the writer reports it and the run stops.
+    func recordFilesFailure() {
+        if failure == nil { failure = files.failure ?? "write failed" }
+    }
+}

@@ -17,6 +17,9 @@ public struct RecordingSpec: Sendable, Equatable {
     public var dither: Bool
     /// Frames per piece at the file's rate (`--split`), nil for one file.
     public var splitFrames: Int64?
+    /// Armed (`--trigger`, `--transport`): each take its own numbered file, opened when the
+    /// take starts.
+    public var takes = false
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
                 fileRate: Int, dither: Bool, splitFrames: Int64?) {
@@ -41,7 +44,7 @@ public struct RecordingSpec: Sendable, Equatable {
 
     /// The path of piece `number` (from 1), or the path itself when not split.
     public func path(ofPiece number: Int) -> String {
-        splitFrames == nil ? path : SplitNaming.path(path, piece: number)
+        splitFrames == nil && !takes ? path : SplitNaming.path(path, piece: number)
     }
 
     /// Most frames one file may hold (a 4 GB container), nil when unbounded.

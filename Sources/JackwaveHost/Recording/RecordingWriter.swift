@@ -47,6 +47,8 @@ public final class RecordingWriter: @unchecked Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
 
     let pipeline: RecordingPipeline
+    /// Armed: decides which frames go into takes; nil records every frame.
+    let takes: TakeController?
     let ring: SPSCRing<Float>
     let drops: SPSCRing<DropEvent>
     let messages: MessageQueue
@@ -77,8 +79,9 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// A writer for `pipeline`'s files, fed by `ring` (width = the files' channels) and `drops`.
     public init(pipeline: RecordingPipeline, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
-                stallMicroseconds: UInt32 = 0) {
+                stallMicroseconds: UInt32 = 0, takes: TakeController? = nil) {
         self.pipeline = pipeline
+        self.takes = takes
         self.ring = ring
         self.drops = drops
         self.messages = messages
@@ -164,6 +167,7 @@ public final class RecordingWriter: @unchecked Sendable {
         }
         // After a failure the files are closed as they are; otherwise the resampler's tail
         // is flushed first, and the length made exact.
+        if !failed.load(ordering: .relaxed) { takes?.finish() }
         if !failed.load(ordering: .relaxed) && !pipeline.finish() { recordFailure() }
         if !pipeline.files.close() && !failed.load(ordering: .relaxed) { recordFailure() }
         framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
@@ -182,7 +186,7 @@ public final class RecordingWriter: @unchecked Sendable {
         var progressed = false
         while !failed.load(ordering: .relaxed) && stop.load(ordering: .relaxed) != Stop.stopNow.rawValue {
             let gap = drops.readableRegions(upTo: 1)
-            let position = pipeline.inputFrames
+            let position = takes?.position ?? pipeline.inputFrames
             if gap.count == 1 && gap.first.pointee.atFrame <= position {
                 let event = gap.first.pointee
                 // Never earlier: the audio before a gap is published before the gap.
@@ -193,7 +197,8 @@ public final class RecordingWriter: @unchecked Sendable {
                 messages.post(String(printf: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
                                      event.count, seconds))
             } else {
-                let limit = gap.count == 1 ? min(available, Int(gap.first.pointee.atFrame - position)) : available
+                var limit = gap.count == 1 ? min(available, Int(gap.first.pointee.atFrame - position)) : available
+                if let takes { limit = min(limit, takes.coveredFrames(from: position)) }
                 let n = limit > 0 ? writeAudio(upTo: limit) : 0
                 if n == 0 { break }
                 available -= n
@@ -227,7 +232,7 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Hands frames to the pipeline, with the failure recorded once.
     private func put(_ frames: UnsafePointer<Float>, frames count: Int) -> Bool {
-        let ok = pipeline.push(frames, count: count)
+        let ok = takes?.push(frames, count: count) ?? pipeline.push(frames, count: count)
         framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
         if !ok { recordFailure() }
         return ok

@@ -5,19 +5,22 @@ import JackwaveSoundFiles
 extension JackRun {
     /// The status line's figures now.
     public func status() -> StatusSnapshot {
-        let path = recording?.files.spec.path
+        // Armed, the file growing is the last take's.
+        let path = takes == nil ? recording?.files.spec.path : recording?.files.paths.last
         let fileBytes = path.flatMap { path -> Int64? in
             var info = stat()
             return stat(path, &info) == 0 ? Int64(info.st_size) : nil
         }
         let ringFill = engine.audioRing.map { Double($0.approximateFill) / Double($0.capacity) }
-        return StatusSnapshot(
+        var snapshot = StatusSnapshot(
             elapsedSeconds: Date().timeIntervalSince(loopStartDate), recordPath: path, fileBytes: fileBytes,
             ringFill: ringFill, xruns: signals.xruns.load(ordering: .relaxed),
             droppedFrames: signals.droppedFrames.load(ordering: .relaxed),
             toneFrequency: playsTone ? Double(bitPattern: signals.toneFrequencyBits.load(ordering: .relaxed)) : nil,
             toneAmplitude: playsTone ? Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)) : nil,
             tonePaused: signals.tonePaused.load(ordering: .relaxed))
+        snapshot.takeStatus = takeStatus
+        return snapshot
     }
 
     /// The one line said at the end: what was recorded, played or monitored.
@@ -29,7 +32,9 @@ extension JackRun {
             let frames = writer.framesWritten.load(ordering: .relaxed)
             let seconds = String(printf: "%.3f", Double(frames) / Double(spec.fileRate))
             let paths = recording.files.paths
-            let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)" : paths.first ?? spec.path
+            // Armed with no take, no file was made: say so rather than name one.
+            let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)"
+                : paths.first ?? (takes == nil ? spec.path : "no file")
             var line = "recorded \(names): \(seconds) s, \(frames) frames, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns, \(dropped) dropped frames"
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
             if let tone = settings.tone { line += ", tone \(tone.frequency.plainText) Hz" }

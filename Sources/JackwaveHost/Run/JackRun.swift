@@ -19,6 +19,10 @@ public final class JackRun {
     let messages = MessageQueue()
     let notifications: JackNotifications
     let writer: RecordingWriter?
+    /// Armed: the take logic the writer runs; nil records from start to end.
+    public let takes: TakeController?
+    /// Markers dropped during the run (`dropMarker`), written into the files at the end.
+    public let markers = MarkerBook()
     let recording: RecordingPipeline?
     let plan: ConnectionPlan
     let levels: LevelPipeline?
@@ -54,17 +58,27 @@ public final class JackRun {
         // The level ring holds 2 s of blocks at the smallest period JACK allows (16 frames),
         // so a busy main thread (a slow terminal) never loses levels.
         let levelBlocks = levels == nil ? 0 : 2 * sampleRate / 16
-        let configuration = EngineConfiguration(
+        var configuration = EngineConfiguration(
             inputs: inputs.count, outputs: outputs.count,
             audioRingFrames: recording == nil ? 0 : Int(settings.bufferSeconds * Double(sampleRate)),
             levelRingBlocks: levelBlocks, frameLimit: settings.frameLimit, tone: settings.tone)
+        if settings.takes != nil && recording != nil {
+            configuration.blockRingBlocks = Self.blockRingBlocks(audioRingFrames: configuration.audioRingFrames)
+            configuration.followsTransport = settings.takes?.followsTransport ?? false
+        }
         RealtimeEngine.warmUp(like: configuration, sampleRate: sampleRate)
         engine = RealtimeEngine(configuration: configuration, inputs: inputs, outputs: outputs,
                                 sampleRate: sampleRate, signals: signals, client: client)
         notifications = JackNotifications(client: client, signals: signals, messages: messages)
+        if let recording, let take = settings.takes, let blocks = engine.blockRing {
+            takes = TakeController(settings: take, pipeline: recording, blocks: blocks)
+        } else {
+            takes = nil
+        }
+        levels?.takes = takes
         if let recording, let ring = engine.audioRing {
             writer = RecordingWriter(pipeline: recording, ring: ring, drops: engine.dropRing, messages: messages,
-                                     stallMicroseconds: settings.writerStallMicroseconds)
+                                     stallMicroseconds: settings.writerStallMicroseconds, takes: takes)
         } else {
             writer = nil
         }
@@ -72,6 +86,8 @@ public final class JackRun {
 
     /// Whether this run plays a tone.
     public var playsTone: Bool { settings.tone != nil }
+    /// Whether this run records.
+    public var records: Bool { recording != nil }
 
     /// Runs to the end and returns the exit code. `onActivated` runs right after
     /// `jack_activate`, once the run's threads exist (to let signals in on this thread).
@@ -109,6 +125,7 @@ public final class JackRun {
         // first cycle that sees this store already hears them. `.releasing`: see EngineSignals.
         signals.started.store(true, ordering: .releasing)
         if settings.printStart { ui.say("first frame at \(start.iso8601)") }
+        if let line = armedLine() { ui.say(line) }
 
         let (ending, handledInterrupts) = mainLoop(ui)
         return finish(ending, handledInterrupts: handledInterrupts, ui)
@@ -218,6 +235,7 @@ public final class JackRun {
         if rate != 0 { return .sampleRateChanged(from: sampleRate, to: rate) }
         if let writer, writer.failed.load(ordering: .relaxed) { return .writeFailed(writer.failure ?? "write failed") }
         if signals.finished.load(ordering: .relaxed) { return .finished }
+        if let takes, takes.allTakesDone.load(ordering: .relaxed) { return .finished }
         // A bare tone (no file, no duration) ends with its own fade-out.
         if playsTone && recording == nil && settings.frameLimit == nil
             && signals.toneFinished.load(ordering: .relaxed) { return .interrupted }
@@ -256,6 +274,8 @@ public final class JackRun {
                 ui.say("\(inputs[c].shortName): connected to \(feeders[c].joined(separator: ", ")), received only silence")
             }
         }
+        for line in takeLines() { ui.say(line) }
+        for line in writeMarkers() { ui.say(line) }
         ui.say(summary())
         return code
     }

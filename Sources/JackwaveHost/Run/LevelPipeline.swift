@@ -19,6 +19,10 @@ public final class LevelPipeline {
     private var rows: [LevelRow] = []
     private var peaks: [Float]
     private var closed = false
+    /// Armed: the take logic that says which take each row belongs to. Rows wait (in
+    /// `pending`) until the writer has decided their frames, a pass or so; the meter does not.
+    public var takes: TakeController?
+    private var pending: [(start: Int64, frames: Int, peaks: [Float])] = []
 
     /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
     /// block, or one per `intervalFrames`), blocks for `display`. At least one of them.
@@ -48,11 +52,16 @@ public final class LevelPipeline {
                 let frames = Int(records[0].frameCount)
                 for c in 0..<channels { peaks[c] = records[c].peak }
                 if let lost = gaps.check(startFrame: start, frameCount: frames) { lostLines.append(lost) }
-                if stream != nil { aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows) }
+                if stream != nil && takes != nil {
+                    pending.append((start, frames, peaks))
+                } else if stream != nil {
+                    aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows)
+                }
                 display?.levels(startFrame: start, frameCount: frames, peaks: peaks)
             }
         }
         ring.commitRead(regions.count)
+        releaseDecided(upTo: takes.map { Int64($0.decidedFrames.load(ordering: .acquiring)) })
         writeRows()
         for line in lostLines { report(line) }
         return failure
@@ -70,7 +79,10 @@ public final class LevelPipeline {
         _ = drain(engine, report: report)
         closed = true
         if stream != nil {
+            // The writer may still be deciding the last pass: those rows take what it knows.
+            releaseDecided(upTo: .max)
             aggregator.finish(into: &rows)
+            labelTakes()
             writeRows()
         }
         if let lost = gaps.close(droppedBlocks: engine.signals.droppedLevelBlocks.load(ordering: .relaxed)) {
@@ -78,6 +90,24 @@ public final class LevelPipeline {
         }
         if let stream, failure == nil { failure = stream.close() }
         display?.close()
+    }
+
+    /// Feeds the stream the blocks the writer has decided (all of them when not armed),
+    /// and labels the rows they complete with their take.
+    private func releaseDecided(upTo decided: Int64?) {
+        guard let decided, !pending.isEmpty else { return }
+        var used = 0
+        for block in pending where block.start + Int64(block.frames) <= decided {
+            aggregator.add(startFrame: block.start, frameCount: block.frames, peaks: block.peaks, into: &rows)
+            used += 1
+        }
+        pending.removeFirst(used)
+        labelTakes()
+    }
+
+    private func labelTakes() {
+        guard let takes else { return }
+        for i in rows.indices where rows[i].take == nil { rows[i].take = takes.take(atFrame: rows[i].frame) }
     }
 
     private func writeRows() {

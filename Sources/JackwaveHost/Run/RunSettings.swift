@@ -10,6 +10,8 @@ public struct RunSettings: Sendable {
     public var printStart: Bool
     /// A test hook: the writer sleeps this long before each pass, to fill the ring for real.
     public var writerStallMicroseconds: UInt32
+    /// Armed: how takes start and end (`--trigger`, `--transport`); nil records throughout.
+    public var takes: TakeSettings?
 
     public init(frameLimit: Int64?, tone: ToneSettings?, bufferSeconds: Double, printStart: Bool,
                 writerStallMicroseconds: UInt32 = 0) {

@@ -12,6 +12,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var toneFrequency: Double?
     public var toneAmplitude: Float?
     public var tonePaused: Bool
+    /// Armed: "armed", "recording take 3", "take 3 stopping in 1.2 s"; nil when not armed.
+    public var takeStatus: String?
 
     public init(elapsedSeconds: Double, recordPath: String?, fileBytes: Int64?, ringFill: Double?, xruns: Int,
                 droppedFrames: Int, toneFrequency: Double?, toneAmplitude: Float?, tonePaused: Bool) {

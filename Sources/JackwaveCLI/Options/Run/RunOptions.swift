@@ -27,6 +27,21 @@ public struct RunOptions: Equatable, Sendable {
     /// List the formats this machine writes and exit (`--formats`).
     public var listFormats = false
 
+    // Takes (armed recording)
+    /// Seconds kept before a take's start (`--pre-roll`), 0 for none.
+    public var preRollSeconds: Double = 0
+    /// The peak that starts a take (`--trigger`, linear), nil when not triggered by level.
+    public var triggerLevel: Float?
+    /// Record only while the JACK transport rolls (`--transport`).
+    public var followTransport = false
+    /// Seconds a take goes on after the signal (or the transport) stopped (`--stop-after`);
+    /// nil for the default (2 s with `--trigger`, 0 with `--transport`).
+    public var stopAfterSeconds: Double?
+    /// The level a take must stay below to end (`--stop-level`, linear); nil: 6 dB under the trigger.
+    public var stopLevel: Float?
+    /// Takes after which jackwave ends (`--takes`), nil for no end.
+    public var maximumTakes: Int?
+
     // JACK
     public var clientName = "jackwave"
     public var server: String?
@@ -58,6 +73,8 @@ public struct RunOptions: Equatable, Sendable {
     public var wantsInputs: Bool {
         records || !playsTone || channels != nil || !portPatterns.isEmpty || levelsPath != nil || meter == true
     }
+    /// Whether the recording is armed: takes instead of one recording from start to end.
+    public var armed: Bool { triggerLevel != nil || followTransport }
     /// Whether this run records a file.
     public var records: Bool { recordPath != nil }
 }

@@ -31,7 +31,7 @@ public enum RunOptionsParser {
             "jackwave loudness FILE... [--json]          loudness (EBU R 128) and true peak, offline",
         ],
         argument: nil,
-        sections: [recording, tone, levels, jack, information],
+        sections: [recording, takes, tone, levels, jack, information],
         footer: [
             "Ctrl-C stops cleanly (a tone fades out first); a second Ctrl-C stops at once, still",
             "leaving a valid file. Exit codes: 0 done, 1 runtime failure, 2 bad usage.",
@@ -48,24 +48,30 @@ public enum RunOptionsParser {
         if o.splitSeconds != nil && o.plotPath != nil {
             throw UsageError("--plot and --split exclude each other (plot a piece afterwards)")
         }
+        try checkTakes(o)
         return o
     }
 
     /// `0.5` (linear) or `-6dB` (dBFS); refuses anything above full scale.
     public static func parseVolume(_ text: String) throws(UsageError) -> Float {
+        try parseLevel(text, option: "--volume")
+    }
+
+    /// A level for `option`: linear (`0.5`) or dBFS (`-6dB`), at most full scale.
+    public static func parseLevel(_ text: String, option: String) throws(UsageError) -> Float {
         let lower = text.lowercased()
         let linear: Double
         if lower.hasSuffix("db") {
             guard let db = Double(lower.dropLast(2).trimmingBlanks()), db.isFinite else {
-                throw UsageError("--volume: '\(text)' is not a level (use 0.5 or -6dB)")
+                throw UsageError("\(option): '\(text)' is not a level (use 0.5 or -6dB)")
             }
-            guard db <= 0 else { throw UsageError("--volume: \(text) is above 0 dBFS") }
+            guard db <= 0 else { throw UsageError("\(option): \(text) is above 0 dBFS") }
             linear = pow(10, db / 20)
         } else {
             guard let v = Double(text), v.isFinite else {
-                throw UsageError("--volume: '\(text)' is not a level (use 0.5 or -6dB)")
+                throw UsageError("\(option): '\(text)' is not a level (use 0.5 or -6dB)")
             }
-            guard v >= 0 && v <= 1 else { throw UsageError("--volume must be between 0 and 1 (or at most 0dB), not \(text)") }
+            guard v >= 0 && v <= 1 else { throw UsageError("\(option) must be between 0 and 1 (or at most 0dB), not \(text)") }
             linear = v
         }
         return Float(linear)

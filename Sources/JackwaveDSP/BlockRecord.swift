@@ -1,0 +1,27 @@
+/// One processed block as the take logic sees it: where it lies on the run's timeline, the
+/// loudest sample of any input in it, and whether the JACK transport was rolling.
+///
+/// The callback publishes one per block, after the block's audio (or its drop), so the
+/// writer thread that reads a record finds its frames already in the audio ring.
+@frozen
+public struct BlockRecord: BitwiseCopyable, Equatable, Sendable {
+    /// The block's first frame, counted from the start of the run.
+    public var startFrame: Int64
+    /// Frames in the block.
+    public var frameCount: Int32
+    /// Largest absolute sample of any input in the block (linear, 1.0 = full scale).
+    public var peak: Float
+    /// The transport state libjack reported in this block's cycle was Rolling.
+    public var rolling: Bool
+
+    @inlinable
+    public init(startFrame: Int64, frameCount: Int32, peak: Float, rolling: Bool) {
+        self.startFrame = startFrame
+        self.frameCount = frameCount
+        self.peak = peak
+        self.rolling = rolling
+    }
+
+    /// The frame just after the block.
+    @inlinable public var endFrame: Int64 { startFrame + Int64(frameCount) }
+}

@@ -1,0 +1,209 @@
+import JackwaveDSP
+import Synchronization
+
+/// The armed recording's decisions, on the writer thread: which frames of the run's
+/// timeline go into a take, and which only into the pre-roll.
+///
+/// The writer hands it every frame in timeline order (audio and gap silence, from
+/// `position` on); the block records the callback published after each block's audio tell
+/// it each block's loudest peak and whether the transport rolled. A take starts at the first
+/// frame of a block that starts it (a peak at the trigger level, or a rolling transport), so
+/// the decision is sample-exact at block granularity; its file begins with the pre-roll (the
+/// frames just before that block, at most `preRollFrames`, never from an earlier take) and
+/// goes on, frame after frame, with nothing missing or repeated at the join. It ends
+/// `stopAfterFrames` after the end of the last block that kept it going (a peak at the stop
+/// level, or a rolling transport); the frames after that go back to the pre-roll.
+public final class TakeController: @unchecked Sendable {
+    public let settings: TakeSettings
+    let pipeline: RecordingPipeline
+    let blocks: SPSCRing<BlockRecord>
+    let history: PreRollBuffer
+    /// The next frame the writer hands over, on the run's timeline (server's rate).
+    public private(set) var position: Int64 = 0
+    /// The record of the block holding `position`, or the next one, if known.
+    private var current: BlockRecord?
+    /// The transport state of the last block seen (frames without a record keep it).
+    private var lastRolling = false
+    private var inTake = false
+    /// The end of the last block that kept the take going.
+    private var activeUntil: Int64 = 0
+    private var takeFirstFrame: Int64 = 0
+    private var startedTakes = 0
+
+    /// What the status line shows, written by the writer thread after each hand-over. Each
+    /// is a lone value (relaxed): the line may mix two passes' figures for one frame.
+    public let phase = Atomic<Int>(TakePhase.armed.rawValue)
+    /// The number (in the file names) of the take recording now, or of the last one.
+    public let takeNumber = Atomic<Int>(0)
+    /// Frames left before the take ends, while stopping.
+    public let framesToStop = Atomic<Int>(0)
+    /// Set once `maximumTakes` takes have ended: the run then ends (relaxed: a lone flag).
+    public let allTakesDone = Atomic<Bool>(false)
+    private let finished = Mutex<[TakeSummary]>([])
+    /// Each take from the block that started it (its pre-roll not included) to its end
+    /// (`Int64.max` while open): what the level stream's `take` column says.
+    private let liveRanges = Mutex<[(number: Int, start: Int64, end: Int64)]>([])
+    /// The frames decided so far (`position` after each hand-over): `.releasing`, after
+    /// `liveRanges`, so a reader that loads it `.acquiring` finds every take up to it.
+    public let decidedFrames = Atomic<Int>(0)
+
+    /// The take logic for `pipeline`'s files (opened take by take), fed with records from
+    /// `blocks`. Allocates and locks the pre-roll now, before the run starts.
+    public init(settings: TakeSettings, pipeline: RecordingPipeline, blocks: SPSCRing<BlockRecord>) {
+        self.settings = settings
+        self.pipeline = pipeline
+        self.blocks = blocks
+        history = PreRollBuffer(capacity: settings.preRollFrames, channels: pipeline.files.spec.channels)
+    }
+
+    /// The take recording at `frame` (0 while armed); final once `decidedFrames` has
+    /// passed it (thread-safe).
+    public func take(atFrame frame: Int64) -> Int {
+        liveRanges.withLock { ranges in ranges.last { frame >= $0.start && frame < $0.end }?.number ?? 0 }
+    }
+
+    /// The takes that have ended, in order (thread-safe).
+    public var takes: [TakeSummary] { finished.withLock { $0 } }
+
+    /// Frames from `from` on that block records cover: the writer takes no audio beyond
+    /// them (its record is published after it, so audio seen without its record waits).
+    func coveredFrames(from: Int64) -> Int {
+        let r = blocks.readableRegions()
+        var end = current?.endFrame ?? from
+        if r.secondCount > 0 {
+            end = max(end, r.second[r.secondCount - 1].endFrame)
+        } else if r.firstCount > 0 {
+            end = max(end, r.first[r.firstCount - 1].endFrame)
+        }
+        return Int(max(0, end - from))
+    }
+
+    /// Takes `count` frames at `position`; false once a file could not be written.
+    func push(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
+        let channels = history.channels
+        var done = 0
+        while done < count {
+            let block = block(at: position)
+            let n = min(count - done, block.frames)
+            guard handle(frames + done * channels, frames: n, block: block) else { return false }
+            done += n
+        }
+        publish()
+        decidedFrames.store(Int(position), ordering: .releasing)
+        return true
+    }
+
+    /// Ends a take still open when the run ends: its file holds what it has.
+    func finish() {
+        if inTake { endTake() }
+        publish()
+    }
+
+    /// What is known about the frames from `p` on: up to the end of the block holding it,
+    /// or, with no record for `p` (a block lost with its audio), up to the next record.
+    private func block(at p: Int64) -> (frames: Int, peak: Float, rolling: Bool, starts: Bool) {
+        while current == nil || current!.endFrame <= p {
+            let r = blocks.readableRegions(upTo: 1)
+            guard r.count == 1 else {
+                current = nil
+                break
+            }
+            current = r.first.pointee
+            blocks.commitRead(1)
+        }
+        guard let record = current, record.startFrame <= p else {
+            let frames = current.map { Int($0.startFrame - p) } ?? Int.max
+            return (frames, 0, lastRolling, false)
+        }
+        lastRolling = record.rolling
+        return (Int(record.endFrame - p), record.peak, record.rolling, p == record.startFrame)
+    }
+
+    /// Whether a block starts a take (when none is open) or keeps one going.
+    private func starts(peak: Float, rolling: Bool) -> Bool {
+        switch settings.start {
+        case let .level(level): peak >= level
+        case .transport: rolling
+        }
+    }
+
+    private func keepsGoing(peak: Float, rolling: Bool) -> Bool {
+        switch settings.start {
+        case .level: peak >= settings.stopLevel
+        case .transport: rolling
+        }
+    }
+
+    private func handle(_ frames: UnsafePointer<Float>, frames count: Int,
+                        block: (frames: Int, peak: Float, rolling: Bool, starts: Bool)) -> Bool {
+        if !inTake && block.starts && mayStartTake && starts(peak: block.peak, rolling: block.rolling) {
+            guard beginTake() else { return false }
+        }
+        var inside = 0
+        if inTake {
+            if block.starts && keepsGoing(peak: block.peak, rolling: block.rolling) {
+                activeUntil = position + Int64(block.frames)
+            }
+            let end = activeUntil + settings.stopAfterFrames
+            inside = Int(max(0, min(Int64(count), end - position)))
+            if inside > 0 {
+                guard pipeline.push(frames, count: inside) else { return false }
+                position += Int64(inside)
+            }
+            // The take ends only at a frame past its end that nothing kept going, so that a
+            // block starting right at the end still continues it.
+            if inside == count { return true }
+            endTake()
+        }
+        let rest = count - inside
+        history.append(frames + inside * history.channels, frames: rest)
+        position += Int64(rest)
+        return true
+    }
+
+    private var mayStartTake: Bool { settings.maximumTakes.map { startedTakes < $0 } ?? true }
+
+    /// Opens the next take's file and writes the pre-roll into it.
+    private func beginTake() -> Bool {
+        let preRoll = min(history.count, settings.preRollFrames)
+        takeFirstFrame = position - Int64(preRoll)
+        guard pipeline.files.startTake(firstFrame: takeFirstFrame) else {
+            pipeline.recordFilesFailure()
+            return false
+        }
+        startedTakes += 1
+        inTake = true
+        activeUntil = position
+        takeNumber.store(pipeline.files.lastTakeNumber, ordering: .relaxed)
+        let start = position
+        liveRanges.withLock { $0.append((pipeline.files.lastTakeNumber, start, .max)) }
+        var ok = true
+        history.withLast(preRoll) { frames, count in
+            if ok { ok = pipeline.push(frames, count: count) }
+        }
+        history.clear()
+        return ok
+    }
+
+    private func endTake() {
+        let ended = pipeline.files.endTake()
+        inTake = false
+        let end = position
+        liveRanges.withLock { ranges in
+            if let last = ranges.indices.last { ranges[last].end = end }
+        }
+        let summary = TakeSummary(number: ended.number, path: ended.path, firstFrame: takeFirstFrame, frames: ended.frames)
+        finished.withLock { $0.append(summary) }
+        if !ended.ok { pipeline.recordFilesFailure() }
+        if let maximum = settings.maximumTakes, startedTakes >= maximum {
+            allTakesDone.store(true, ordering: .relaxed)
+        }
+    }
+
+    private func publish() {
+        let end = activeUntil + settings.stopAfterFrames
+        let phase: TakePhase = !inTake ? .armed : position < activeUntil ? .recording : .stopping
+        self.phase.store(phase.rawValue, ordering: .relaxed)
+        framesToStop.store(phase == .stopping ? Int(end - position) : 0, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,104 @@
+import CSndfile
+import Glibc
+
+/// Cue points (markers), through libsndfile's cue support. libsndfile stores them only in
+/// WAV and WAVEX files (not RF64), keeps their numbers and positions (not their names),
+/// and takes them only before a file's first frame: a file recorded with markers is
+/// rewritten once at the end (`addCues`), its audio copied byte for byte.
+extension SoundFile {
+    /// Whether libsndfile keeps cue points in a file of this format (WAV and WAVEX).
+    public static func holdsCues(format: Int32) -> Bool {
+        let major = format & Int32(SF_FORMAT_TYPEMASK)
+        return major == Int32(SF_FORMAT_WAV) || major == Int32(SF_FORMAT_WAVEX)
+    }
+
+    /// `sf_command(SFC_SET_CUE)`: cue points numbered 1, 2, … at these frames. Only before
+    /// the first write; false if refused.
+    @discardableResult
+    public func setCues(_ frames: [Int64]) -> Bool {
+        guard let handle, !frames.isEmpty else { return false }
+        // An `SF_CUES_VAR(n)`: the count, then n points (the header's fixed 100 would cap it).
+        let pointSize = MemoryLayout<SF_CUE_POINT>.stride
+        let offset = MemoryLayout<SF_CUE_POINT>.alignment > 4 ? MemoryLayout<SF_CUE_POINT>.alignment : 4
+        let size = offset + frames.count * pointSize
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { raw.deallocate() }
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        raw.storeBytes(of: UInt32(frames.count), as: UInt32.self)
+        let points = (raw + offset).bindMemory(to: SF_CUE_POINT.self, capacity: frames.count)
+        for (i, frame) in frames.enumerated() {
+            points[i].indx = Int32(i + 1)
+            points[i].position = UInt32(truncatingIfNeeded: frame)
+            points[i].fcc_chunk = 0x6174_6164  // "data", little-endian
+            points[i].sample_offset = UInt32(truncatingIfNeeded: frame)
+        }
+        return sf_command(handle, Int32(SFC_SET_CUE), raw, Int32(size)) == Int32(SF_TRUE)
+    }
+
+    /// `sf_command(SFC_GET_CUE_COUNT)` and `SFC_GET_CUE`: the file's cue points, as
+    /// (number, frame), in the file's order.
+    public var cues: [(number: Int, frame: Int64)] {
+        guard let handle else { return [] }
+        var count: UInt32 = 0
+        guard sf_command(handle, Int32(SFC_GET_CUE_COUNT), &count, Int32(MemoryLayout<UInt32>.size)) == Int32(SF_TRUE),
+              count > 0 else { return [] }
+        let pointSize = MemoryLayout<SF_CUE_POINT>.stride
+        let offset = MemoryLayout<SF_CUE_POINT>.alignment > 4 ? MemoryLayout<SF_CUE_POINT>.alignment : 4
+        let size = offset + Int(count) * pointSize
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { raw.deallocate() }
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        guard sf_command(handle, Int32(SFC_GET_CUE), raw, Int32(size)) == Int32(SF_TRUE) else { return [] }
+        let n = Int(raw.load(as: UInt32.self))
+        let points = (raw + offset).bindMemory(to: SF_CUE_POINT.self, capacity: Int(count))
+        return (0..<min(n, Int(count))).map { (Int(points[$0].indx), Int64(points[$0].sample_offset)) }
+    }
+
+    /// `sf_read_raw`: up to `bytes` bytes of the audio as stored; returns bytes read.
+    func readRaw(into buffer: UnsafeMutableRawPointer, bytes: Int) -> Int {
+        guard let handle else { return 0 }
+        return Int(sf_read_raw(handle, buffer, sf_count_t(bytes)))
+    }
+
+    /// `sf_write_raw`: `bytes` bytes of audio as stored (whole frames); returns bytes written.
+    func writeRaw(_ buffer: UnsafeRawPointer, bytes: Int) -> Int {
+        guard let handle else { return 0 }
+        return Int(sf_write_raw(handle, buffer, sf_count_t(bytes)))
+    }
+
+    /// Rewrites the WAV or WAVEX file at `path` with cue points at `frames`: a new file
+    /// beside it takes its format, its `bext` chunk, the cues, then its audio byte for byte,
+    /// and replaces it (`rename`) only once complete.
+    public static func addCues(_ frames: [Int64], to path: String) throws(SoundFileError) {
+        let source = try SoundFile(readingFrom: path)
+        guard holdsCues(format: source.format) else {
+            throw SoundFileError(path: path, reason: "libsndfile keeps cue points in WAV files only")
+        }
+        let temporary = path + ".markers"
+        let target = try SoundFile(writingTo: temporary, format: source.format, channels: source.channels,
+                                   sampleRate: source.sampleRate, rf64AutoDowngrade: false)
+        if let bext = source.broadcastInfo { target.setBroadcastInfo(bext) }
+        guard target.setCues(frames) else {
+            target.close()
+            unlink(temporary)
+            throw SoundFileError(path: path, reason: "libsndfile refused the cue points: \(target.lastError)")
+        }
+        // 24 bytes per sample divides every sample width (1, 2, 3, 4, 8): whole frames.
+        let chunk = 4096 * source.channels * 24
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var failure: String?
+        while failure == nil {
+            let n = source.readRaw(into: buffer, bytes: chunk)
+            if n <= 0 { break }
+            if target.writeRaw(buffer, bytes: n) != n { failure = "write failed: \(target.lastError)" }
+        }
+        if let error = target.close(), failure == nil { failure = "closing failed: \(error)" }
+        source.close()
+        if failure == nil && rename(temporary, path) != 0 { failure = "cannot replace it: \(String(cString: strerror(errno)))" }
+        if let failure {
+            unlink(temporary)
+            throw SoundFileError(path: path, reason: failure)
+        }
+    }
+}
