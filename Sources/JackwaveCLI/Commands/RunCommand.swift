@@ -20,6 +20,7 @@ public enum RunCommand {
         let recordFormat: SoundFormat?
         do throws(UsageError) {
             recordFormat = try checkOutputs(o)
+            try checkEvents(o)
         } catch {
             Console.error(error.message)
             return 2
@@ -39,7 +40,16 @@ public enum RunCommand {
         case let .refused(exitCode):
             code = exitCode
         case let .ready(run, frontEnd):
+            let observer: RunObserver?
+            switch makeObserver(o) {
+            case let .success(made): observer = made
+            case let .failure(error):
+                Console.error(error.message)
+                return withExtendedLifetime(run) { close(client, code: 1) }
+            }
+            run.observer = observer
             var result = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
+            finishObserver(observer, code: result)
             if result == 0, let plot = o.plotPath, let path = o.recordPath {
                 result = PlotHook.plotAfterRecording(recording: path, output: plot)
             }
@@ -168,7 +178,8 @@ public enum RunCommand {
         let tone = o.toneFrequency.map {
             ToneParameters(frequency: $0, amplitude: o.volume, nyquist: Double(sampleRate) / 2)
         }
-        return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil))
+        return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil,
+                                                 readsKeys: o.meter != false))
     }
 
     /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before

@@ -25,7 +25,11 @@ final class TerminalFrontEnd: RunFrontEnd {
     /// The tone's status line when there is a keyboard to change it and no meter to show it.
     private var toneStatus: ToneStatusLine?
 
-    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool) {
+    /// Whether keys are read (not with `--no-meter`: headless, as under a service manager).
+    private let readsKeys: Bool
+
+    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool, readsKeys: Bool = true) {
+        self.readsKeys = readsKeys
         self.tone = tone
         self.meter = meter
         self.consumesLevels = consumesLevels
@@ -47,7 +51,7 @@ final class TerminalFrontEnd: RunFrontEnd {
         guard var current = tone else { return }
         if !keyboardStarted {
             keyboardStarted = true
-            keyboard = KeyboardInput()
+            keyboard = readsKeys ? KeyboardInput() : nil
             if !consumesLevels && isatty(2) != 0 {
                 toneStatus = ToneStatusLine()
                 toneStatus?.show(current.description)

@@ -21,6 +21,9 @@ public final class RecordingFiles: @unchecked Sendable {
     private let written = Mutex<[String]>([])
     /// Why the last write failed.
     public private(set) var failure: String?
+    /// Told of each file's first frame and of its closing (`--events`, `--on-close`). Set
+    /// before the writer starts.
+    public var observer: (any RecordingFilesObserver)?
 
     /// Opens the first file.
     public init(spec: RecordingSpec) throws(SoundFileError) {
@@ -78,12 +81,14 @@ public final class RecordingFiles: @unchecked Sendable {
         let path = current?.path
         let error = current?.close()
         current = nil
+        if let path { observer?.fileClosed(path: path, frames: framesInPiece, endFileFrame: framesBefore + framesInPiece, ok: error == nil) }
         if let error, let path { return fail("\(path): closing failed: \(error)") }
         return true
     }
 
     /// Before a file's first frame: its `bext` chunk.
     private func begin(_ file: SoundFile) {
+        observer?.fileStarted(path: file.path, atFileFrame: framesBefore)
         guard spec.format.carriesBroadcastInfo else { return }
         let t0 = startTime ?? WallClockTime.now()
         file.setBroadcastInfo(BroadcastInfo(start: t0, offset: framesBefore, sampleRate: spec.fileRate))

@@ -36,6 +36,8 @@ public final class JackRun {
     private var reportedSkippedFrames = 0
     /// When the tone was asked to fade out (a first Ctrl-C, `q`), if it was.
     private var toneStopRequestedAt: Date?
+    /// `--events` and `--on-close`, when asked for; set before `run`.
+    public var observer: RunObserver?
 
     /// Builds the engine for registered ports, warmed up, and the writer for `recording`.
     /// The level ring exists only when `levels` consumes it.
@@ -79,6 +81,7 @@ public final class JackRun {
             ownConnection(from: from, to: to, connected: connected)
         }
         notifications.install()
+        attachObserver()
         let context = Unmanaged.passUnretained(engine).toOpaque()
         do throws(JackError) {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
@@ -108,6 +111,7 @@ public final class JackRun {
         // first cycle that sees this store already hears them. `.releasing`: see EngineSignals.
         signals.started.store(true, ordering: .releasing)
         if settings.printStart { ui.say("first frame at \(start.iso8601)") }
+        observer?.events?.emit(.started, frame: observer?.timeline(streamFrame: 0) ?? 0)
 
         let (ending, handledInterrupts) = mainLoop(ui)
         return finish(ending, handledInterrupts: handledInterrupts, ui)
@@ -171,6 +175,7 @@ public final class JackRun {
         while true {
             usleep(ui.pace)
             flushMessages(ui)
+            observer?.poll(signals, messages: messages)
             ui.tick(self)
             if let levels {
                 if let failure = levels.drain(engine, report: { messages.post($0) }) {

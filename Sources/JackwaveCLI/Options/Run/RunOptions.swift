@@ -49,6 +49,12 @@ public struct RunOptions: Equatable, Sendable {
     // Afterwards
     public var plotPath: String?
 
+    // Unattended
+    /// `--events FILE|-`: the JSON Lines event stream.
+    public var eventsPath: String?
+    /// `--on-close CMD`: run after each file is finalized.
+    public var onClose: String?
+
     public init() {}
 
     /// Whether this run plays a tone.

@@ -1,0 +1,40 @@
+import JackwaveHost
+
+extension RunCommand {
+    /// `--events`: its path checked like the other outputs (before anything is touched).
+    static func checkEvents(_ o: RunOptions) throws(UsageError) {
+        guard let path = o.eventsPath, path != "-" else { return }
+        try OutputPath.check(path, force: o.force, option: "--events")
+        let others = [("--record", o.recordPath), ("--levels", o.levelsPath), ("--plot", o.plotPath)]
+        for case let (option, other?) in others where other != "-" && OutputPath.canonical(other) == OutputPath.canonical(path) {
+            throw UsageError("--events and \(option) name the same file (\(path))")
+        }
+    }
+
+    /// The observer `--events` and `--on-close` ask for, its hook thread started; nil when
+    /// neither is given. Opening the event file can fail (exit 1, one line).
+    static func makeObserver(_ o: RunOptions) -> Result<RunObserver?, EventLogError> {
+        guard o.eventsPath != nil || o.onClose != nil else { return .success(nil) }
+        let events: EventLog?
+        do throws(EventLogError) {
+            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
+        } catch {
+            return .failure(error)
+        }
+        let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events) })
+        observer.hook?.start()
+        return .success(observer)
+    }
+
+    /// After the last run: lets every `--on-close` command finish, says what they left
+    /// to say, and writes the `stopped` event.
+    static func finishObserver(_ observer: RunObserver?, code: Int32) {
+        guard let observer else { return }
+        if let hook = observer.hook {
+            hook.finish()
+            for line in hook.messages.drain() { Console.say(line) }
+        }
+        observer.events?.emit(.stopped, frame: observer.lastFrame, [("exit_code", .int(Int64(code)))])
+        if let failure = observer.events?.failure { Console.error(failure) }
+    }
+}

@@ -1,0 +1,25 @@
+extension RunOptionsParser {
+    /// Running where nobody watches: events for a supervisor, a hook per finished file,
+    /// surviving a server restart.
+    static let unattended = OptionSection<RunOptions>("Unattended", [
+        Option("--events", value: "FILE|-",
+               help: "what happens, as JSON Lines: files opened and closed, xruns,",
+                     "drops, connections, server lost and back") { o, s throws(UsageError) in
+            o.eventsPath = try s.nonEmptyValue()
+        },
+        Option("--on-close", value: "CMD", needs: "--record",
+               help: "run CMD PATH (through /bin/sh) after each file is finalized;",
+                     "a failure is reported and never stops the recording") { o, s throws(UsageError) in
+            o.onClose = try s.nonEmptyValue()
+        },
+    ])
+}
+
+extension RunOptionsParser {
+    /// Checks between the unattended options and the others.
+    static func checkUnattended(_ o: RunOptions) throws(UsageError) {
+        if o.eventsPath == "-" && o.levelsPath == "-" {
+            throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
+        }
+    }
+}
