@@ -28,13 +28,13 @@ extension RunCommand {
 
     /// After the last run: lets every `--on-close` command finish, says what they left
     /// to say, and writes the `stopped` event.
-    static func finishObserver(_ observer: RunObserver?, code: Int32) {
+    static func finishObserver(_ observer: RunObserver?, code: Int32, run: JackRun) {
         guard let observer else { return }
         if let hook = observer.hook {
             hook.finish()
             for line in hook.messages.drain() { Console.say(line) }
         }
-        observer.events?.emit(.stopped, frame: observer.lastFrame, [("exit_code", .int(Int64(code)))])
+        observer.events?.emit(.stopped, frame: run.totals().receivedFrames, [("exit_code", .int(Int64(code)))])
         if let failure = observer.events?.failure { Console.error(failure) }
     }
 }

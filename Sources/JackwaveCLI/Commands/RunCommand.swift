@@ -48,8 +48,12 @@ public enum RunCommand {
                 return withExtendedLifetime(run) { close(client, code: 1) }
             }
             run.observer = observer
+            if o.reconnect {
+                return runReconnecting(o, client: client, run: run, frontEnd: frontEnd, observer: observer,
+                                       recordFormat: recordFormat)
+            }
             var result = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
-            finishObserver(observer, code: result)
+            finishObserver(observer, code: result, run: run)
             if result == 0, let plot = o.plotPath, let path = o.recordPath {
                 result = PlotHook.plotAfterRecording(recording: path, output: plot)
             }
@@ -79,7 +83,8 @@ public enum RunCommand {
 
     /// Steps 2 and 3 with an open client, which the caller closes: ports, connections,
     /// output files, and the session that will run them.
-    static func prepare(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?) -> Prepared {
+    static func prepare(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?,
+                        continuing: Continuation? = nil) -> Prepared {
         let sampleRate = client.sampleRate
         if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
             Console.error("--tone \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
@@ -95,7 +100,7 @@ public enum RunCommand {
                 : []
             let sources = o.manual || o.portPatterns.isEmpty ? [] : try PortPatterns.resolve(
                 o.portPatterns, among: client.portNames(direction: .output), what: "source")
-            let channels = o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0
+            let channels = continuing?.channels ?? (o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0)
             if sources.count > channels {
                 throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (--channels \(channels))")
             }
@@ -118,12 +123,14 @@ public enum RunCommand {
 
         // 3. Every check that needs the server's rate and the port count, then (only then)
         // the output files.
-        let spec: RecordingSpec?
+        var spec: RecordingSpec?
         do throws(UsageError) {
             spec = try o.recordPath.map { path throws(UsageError) in
                 try recordingSpec(o, path: path, format: recordFormat!, channels: inputs.count,
                                   serverRate: sampleRate, period: client.bufferSize)
             }
+            spec?.alwaysNumbered = o.reconnect
+            spec?.firstPiece = continuing?.nextPiece ?? 1
         } catch {
             Console.error(error.message)
             return .refused(2)
@@ -167,12 +174,13 @@ public enum RunCommand {
             recording = nil
         }
 
-        let settings = RunSettings(
-            frameLimit: o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) },
+        var settings = RunSettings(
+            frameLimit: o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) - (continuing?.receivedFrames ?? 0) },
             tone: o.toneFrequency.map {
                 ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
             },
             bufferSeconds: o.bufferSeconds, printStart: o.printStart, writerStallMicroseconds: testStall())
+        settings.reconnects = o.reconnect
         let run = JackRun(client: client, inputs: inputs, outputs: outputs, recording: recording, plan: plan,
                           levels: levels, settings: settings)
         let tone = o.toneFrequency.map {
@@ -196,7 +204,7 @@ public enum RunCommand {
             let format = try usage { () throws(FileChoiceError) in
                 try FileChoice.format(for: path, named: o.format, depth: o.depth, rate: o.fileRate)
             }
-            if o.splitSeconds != nil {
+            if o.splitSeconds != nil || o.reconnect {
                 // Pieces are take-001.wav, take-002.wav, …: refuse if any such name exists.
                 try OutputPath.check(SplitNaming.path(path, piece: 1), force: o.force, option: "--record")
                 if let existing = SplitNaming.existingPieces(of: path).first, !o.force {

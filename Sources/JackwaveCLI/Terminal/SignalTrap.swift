@@ -28,6 +28,17 @@ public enum SignalTrap {
     /// Lets SIGINT and SIGTERM in on the main thread; call once the run's threads exist.
     public static func receiveOnMainThread() { setMask(SIG_UNBLOCK) }
 
+    /// Blocks them again on the main thread, before a new client's threads are created
+    /// (`--reconnect`); `receiveOnMainThread` lets them in again.
+    public static func holdOnMainThread() { setMask(SIG_BLOCK) }
+
+    /// Whether SIGINT or SIGTERM waits while held (`sigpending`).
+    public static var isPending: Bool {
+        var set = sigset_t()
+        sigpending(&set)
+        return sigismember(&set, SIGINT) == 1 || sigismember(&set, SIGTERM) == 1
+    }
+
     private static func setMask(_ how: Int32) {
         var set = sigset_t()
         sigemptyset(&set)

@@ -14,7 +14,7 @@ public final class RecordingFiles: @unchecked Sendable {
     private var framesInPiece: Int64 = 0
     /// Frames in the files before the current one.
     private var framesBefore: Int64 = 0
-    private var pieceNumber = 1
+    private var pieceNumber: Int
     /// Wall-clock time of the run's frame 0: set by the main thread as the run starts, read by
     /// the writer thread before each file's first write.
     private let start = Mutex<WallClockTime?>(nil)
@@ -28,7 +28,8 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Opens the first file.
     public init(spec: RecordingSpec) throws(SoundFileError) {
         self.spec = spec
-        current = try open(piece: 1)
+        pieceNumber = spec.firstPiece
+        current = try open(piece: spec.firstPiece)
     }
 
     /// Records when frame 0 was, for the `bext` chunks. Call before the run starts.

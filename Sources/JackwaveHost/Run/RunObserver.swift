@@ -58,15 +58,11 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
                      [("from", .string(from)), ("to", .string(to))])
     }
 
-    /// The run's timeline position last seen by `poll`, for the `stopped` event.
-    public private(set) var lastFrame: Int64 = 0
-
     /// On each pass of the main loop: xruns and dropped frames since the last pass; the
     /// hook's lines move to the run's `messages`.
     func poll(_ signals: EngineSignals, messages: MessageQueue) {
         if let hook { for line in hook.messages.drain() { messages.post(line) } }
         let frame = timeline(streamFrame: signals.streamFrames.load(ordering: .relaxed))
-        lastFrame = frame
         guard let events else { return }
         let xruns = signals.xruns.load(ordering: .relaxed)
         if xruns > reportedXruns {

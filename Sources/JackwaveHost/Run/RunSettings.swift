@@ -10,6 +10,9 @@ public struct RunSettings: Sendable {
     public var printStart: Bool
     /// A test hook: the writer sleeps this long before each pass, to fill the ring for real.
     public var writerStallMicroseconds: UInt32
+    /// `--reconnect`: a lost server ends this connection quietly (no error line, no
+    /// summary); the caller waits for a server and starts the next.
+    public var reconnects = false
 
     public init(frameLimit: Int64?, tone: ToneSettings?, bufferSeconds: Double, printStart: Bool,
                 writerStallMicroseconds: UInt32 = 0) {

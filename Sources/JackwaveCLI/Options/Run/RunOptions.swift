@@ -54,6 +54,8 @@ public struct RunOptions: Equatable, Sendable {
     public var eventsPath: String?
     /// `--on-close CMD`: run after each file is finalized.
     public var onClose: String?
+    /// `--reconnect`: survive the server stopping or restarting.
+    public var reconnect = false
 
     public init() {}
 

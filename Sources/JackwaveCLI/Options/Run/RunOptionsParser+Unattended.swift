@@ -12,6 +12,9 @@ extension RunOptionsParser {
                      "a failure is reported and never stops the recording") { o, s throws(UsageError) in
             o.onClose = try s.nonEmptyValue()
         },
+        Option("--reconnect",
+               help: "when the server stops or restarts, finalize the file, wait for a",
+                     "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
     ])
 }
 
@@ -20,6 +23,11 @@ extension RunOptionsParser {
     static func checkUnattended(_ o: RunOptions) throws(UsageError) {
         if o.eventsPath == "-" && o.levelsPath == "-" {
             throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
+        }
+        // A level stream would have to be carried across connections; not yet done.
+        if o.reconnect && o.levelsPath != nil { throw UsageError("--reconnect and --levels exclude each other") }
+        if o.reconnect && o.plotPath != nil {
+            throw UsageError("--plot and --reconnect exclude each other (plot a file afterwards)")
         }
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+import JackwaveHost
+import JackwaveSoundFiles
+
+/// What a new connection takes over from the ones before it (`--reconnect`).
+struct Continuation {
+    /// The number of its first file.
+    let nextPiece: Int
+    /// The run's input count, kept whatever the patterns match now.
+    let channels: Int
+    /// Frames received so far (a `--duration` counts them).
+    let receivedFrames: Int64
+}
+
+extension RunCommand {
+    /// How often a lost server is looked for: twice a second, a modest load on a machine
+    /// waiting for its server, and a gap at most half a second longer than it must be.
+    static let reconnectPoll: UInt32 = 500_000
+    /// How long a new connection waits for its `--port` patterns to match as many ports as
+    /// the first did (the sources restart with the server, a moment after it).
+    static let sourceWait = 10.0
+
+    /// `--reconnect`: runs connection after connection while the server goes and comes back.
+    /// Each connection is a new client, new ports, new engine and writer (everything the
+    /// callback touches allocated before its `jack_activate`), recording into the next
+    /// numbered file; the observer (events, hook) and the totals go on across them.
+    static func runReconnecting(_ o: RunOptions, client firstClient: JackClient, run firstRun: JackRun,
+                                frontEnd firstFrontEnd: TerminalFrontEnd, observer: RunObserver?,
+                                recordFormat: SoundFormat?) -> Int32 {
+        var (client, run, frontEnd) = (firstClient, firstRun, firstFrontEnd)
+        let sourceCount = o.manual || o.portPatterns.isEmpty ? 0
+            : (try? PortPatterns.resolve(o.portPatterns, among: client.portNames(direction: .output), what: "source"))?.count ?? 0
+        while true {
+            let code = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
+            guard run.awaitsReconnect else {
+                finishObserver(observer, code: code, run: run)
+                return withExtendedLifetime(run) { close(client, code: code) }
+            }
+            let totals = run.totals()
+            let lostAt = run.endTime ?? WallClockTime.now()
+            let rate = run.sampleRate
+            observer?.events?.emit(.serverLost, frame: totals.receivedFrames, [("reason", .string("the JACK server went away"))])
+            Console.say("waiting for a JACK server to come back (\(totals.paths.last ?? "the file") holds everything received; Ctrl-C stops)")
+            // The old client's threads have stopped with their server; closing frees it.
+            _ = withExtendedLifetime(run) { client.close(timeout: 2) }
+
+            guard let next = waitForServer(o, sourceCount: sourceCount) else {
+                Console.say(run.summary() + ", stopped while waiting for the server")
+                finishObserver(observer, code: 0, run: run)
+                return 0
+            }
+            client = next
+            let continuation = Continuation(nextPiece: totals.paths.count + 1, channels: run.engine.configuration.inputs,
+                                            receivedFrames: totals.receivedFrames)
+            switch prepare(o, client: client, recordFormat: recordFormat, continuing: continuation) {
+            case let .refused(code):
+                finishObserver(observer, code: code, run: run)
+                return close(client, code: code == 2 ? 1 : code)
+            case let .ready(nextRun, nextFrontEnd):
+                observer?.frameBase.store(totals.receivedFrames, ordering: .relaxed)
+                observer?.resetCounters()
+                nextRun.observer = observer
+                nextRun.carried = totals
+                nextRun.onStart = { [unowned nextRun, unowned nextFrontEnd] start in
+                    let gap = ServerGap(from: lostAt, to: start, sampleRate: rate)
+                    nextRun.carried?.gaps.append(gap)
+                    observer?.events?.emit(.serverBack, frame: totals.receivedFrames,
+                                           [("gap_seconds", .double(gap.seconds)), ("frames_lost", .int(gap.framesLost)),
+                                            ("lost_by", .string("wall_time"))])
+                    nextFrontEnd.say(String(format: "the server is back after %.3f s (about %lld frames lost, by wall time × rate); recording into %@",
+                                            gap.seconds, gap.framesLost, nextRun.recordingPath ?? "no file"))
+                }
+                (run, frontEnd) = (nextRun, nextFrontEnd)
+            }
+        }
+    }
+
+    /// Polls for the server every `reconnectPoll` until a client opens, then waits (at most
+    /// `sourceWait`) until the `--port` patterns match `sourceCount` ports again. Returns
+    /// the client with SIGINT and SIGTERM held on this thread (its threads must not take
+    /// them), or nil once the user interrupts.
+    static func waitForServer(_ o: RunOptions, sourceCount: Int) -> JackClient? {
+        let handled = SignalTrap.count
+        while SignalTrap.count == handled {
+            usleep(reconnectPoll)
+            SignalTrap.holdOnMainThread()
+            guard let client = try? JackClient(name: o.clientName, server: o.server) else {
+                SignalTrap.receiveOnMainThread()
+                continue
+            }
+            let deadline = Date().addingTimeInterval(sourceWait)
+            while sourceCount > 0 && !SignalTrap.isPending && Date() < deadline
+                    && ((try? PortPatterns.resolve(o.portPatterns, among: client.portNames(direction: .output), what: "source"))?.count ?? 0) < sourceCount {
+                usleep(50_000)
+            }
+            if SignalTrap.isPending {
+                _ = client.close(timeout: 2)
+                SignalTrap.receiveOnMainThread()
+                return nil
+            }
+            return client
+        }
+        return nil
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `--reconnect` against a jackd that is stopped and started again under the same name.
+@Suite("--reconnect survives server restarts", .serialized)
+struct ReconnectEndToEndTests {
+    let dir = temporaryDirectory()
+
+    /// jackd started again under `name`, as the fixture starts it; returns once clients
+    /// see its ports. A server killed before it leaves its slot in JACK's server list,
+    /// which a server of the same name reclaims as it starts.
+    static func restart(_ name: String) throws -> Run.Running {
+        let process = try Run.start("/usr/bin/jackd", ["-n", name, "-S", "-d", "dummy", "-r", "48000", "-p", "256",
+                                                       "-C", "2", "-P", "2"], server: nil)
+        let up = waitUntil(timeout: 30, interval: 0.1) {
+            (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5))?.stdout.contains("system:capture_1") == true
+        }
+        guard up else {
+            process.signal(SIGKILL)
+            throw TestFailure("jackd -n \(name) did not come back within 30 s")
+        }
+        return process
+    }
+
+    /// How many times `text` occurs in `run`'s stderr so far.
+    static func occurrences(_ text: String, in run: Run.Running) -> Int {
+        run.stderrSoFar.components(separatedBy: text).count - 1
+    }
+
+    /// The lines of an `--events` file, each parsed as one JSON object.
+    static func events(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw TestFailure("not a JSON object: \(line)")
+            }
+            return object
+        }
+    }
+
+    @Test("two server restarts in one run leave three exact files, a truthful event stream, and exit 0 on Ctrl-C")
+    func twoRestarts() throws {
+        let first = try JackServer()
+        let name = first.name
+        var source = try first.startTestSource(channels: 2)
+        let path = dir + "/survivor.wav"
+        let events = dir + "/survivor.jsonl"
+        let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--reconnect", "--events", events],
+                                server: name)
+        var servers: [Run.Running] = []
+        defer {
+            run.signal(SIGKILL)
+            source.signal(SIGTERM); _ = source.finish()
+            for s in servers { s.signal(SIGTERM); _ = s.finish(timeout: 10) }
+        }
+        let pieces = (1...3).map { dir + "/survivor-00\($0).wav" }
+        #expect(run.waitForRecordedFrames(pieces[0], moreThan: 24000), "\(run.stderrSoFar)")
+
+        // 1. A clean stop (SIGTERM): jackd tells its clients it is closing.
+        first.stop()
+        source.signal(SIGTERM); _ = source.finish()
+        #expect(run.waitForStderr("waiting for a JACK server to come back"), "\(run.stderrSoFar)")
+        servers.append(try Self.restart(name))
+        source = try first.startTestSource(channels: 2)
+        #expect(waitUntil { Self.occurrences("the server is back", in: run) == 1 || !run.isRunning }, "\(run.stderrSoFar)")
+        #expect(run.waitForRecordedFrames(pieces[1], moreThan: 24000), "\(run.stderrSoFar)")
+
+        // 2. A crash (SIGKILL): the server vanishes without a word.
+        servers[0].signal(SIGKILL); _ = servers[0].finish(timeout: 10)
+        source.signal(SIGTERM); _ = source.finish()
+        #expect(waitUntil { Self.occurrences("waiting for a JACK server to come back", in: run) == 2 || !run.isRunning },
+                "\(run.stderrSoFar)")
+        servers.append(try Self.restart(name))
+        source = try first.startTestSource(channels: 2)
+        #expect(waitUntil { Self.occurrences("the server is back", in: run) == 2 || !run.isRunning }, "\(run.stderrSoFar)")
+        #expect(run.waitForRecordedFrames(pieces[2], moreThan: 24000), "\(run.stderrSoFar)")
+
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("(3 files)"), "\(out.stderr)")
+        #expect(out.stderr.contains("2 server gaps ("), "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/survivor-004.wav"))
+
+        // Each file is the source's pattern from its first frame to its last: exactly what
+        // arrived, without a missing, repeated or made-up frame.
+        let recordings = try pieces.map { try Recording($0) }
+        for (piece, rec) in zip(pieces, recordings) {
+            #expect(rec.frames > 24000, "\(piece)")
+            let mismatch = TestPattern.firstMismatch(in: rec, from: 0)
+            #expect(mismatch == nil, "\(piece): first mismatch at \(String(describing: mismatch)) of \(rec.frames): \(out.stderr)")
+        }
+
+        // The events tell the same story, frame for frame.
+        let lines = try Self.events(events)
+        let kinds = lines.compactMap { $0["event"] as? String }.filter { !["connected", "disconnected", "xrun"].contains($0) }
+        #expect(kinds == ["started", "file_opened", "file_closed", "server_lost", "server_back",
+                          "started", "file_opened", "file_closed", "server_lost", "server_back",
+                          "started", "file_opened", "file_closed", "stopped"], "\(kinds)")
+        let closed = lines.filter { $0["event"] as? String == "file_closed" }
+        #expect(closed.compactMap { $0["frames"] as? Int } == recordings.map(\.frames))
+        let ends = recordings.map(\.frames).reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) }
+        #expect(closed.compactMap { $0["frame"] as? Int } == ends)
+        let back = lines.filter { $0["event"] as? String == "server_back" }
+        #expect(back.count == 2)
+        for event in back {
+            let seconds = event["gap_seconds"] as? Double ?? -1
+            #expect(seconds > 0 && seconds < 60, "\(event)")
+            #expect(event["frames_lost"] as? Int == Int((seconds * 48000).rounded()), "\(event)")
+        }
+        #expect(lines.last?["frame"] as? Int == ends.last)
+    }
+}
