@@ -32,6 +32,7 @@ extension RunCommand {
             : (try? PortPatterns.resolve(o.portPatterns, among: client.portNames(direction: .output), what: "source"))?.count ?? 0
         while true {
             let code = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
+            observer?.remote?.attach(nil)
             guard run.awaitsReconnect else {
                 finishObserver(observer, code: code, run: run)
                 return withExtendedLifetime(run) { close(client, code: code) }

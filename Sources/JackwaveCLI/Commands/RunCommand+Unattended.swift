@@ -13,8 +13,8 @@ extension RunCommand {
 
     /// The observer `--events` and `--on-close` ask for, its hook thread started; nil when
     /// neither is given. Opening the event file can fail (exit 1, one line).
-    static func makeObserver(_ o: RunOptions) -> Result<RunObserver?, EventLogError> {
-        guard o.eventsPath != nil || o.onClose != nil else { return .success(nil) }
+    static func makeObserver(_ o: RunOptions, remote: (RemoteControl, OscServer)?) -> Result<RunObserver?, EventLogError> {
+        guard o.eventsPath != nil || o.onClose != nil || remote != nil else { return .success(nil) }
         let events: EventLog?
         do throws(EventLogError) {
             events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
@@ -23,6 +23,7 @@ extension RunCommand {
         }
         let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events) })
         observer.hook?.start()
+        (observer.remote, observer.oscServer) = (remote?.0, remote?.1)
         return .success(observer)
     }
 
@@ -34,7 +35,24 @@ extension RunCommand {
             hook.finish()
             for line in hook.messages.drain() { Console.say(line) }
         }
+        if let remote = observer.remote {
+            remote.attach(nil)
+            for line in remote.lines.drain() { Console.say(line) }
+        }
         observer.events?.emit(.stopped, frame: run.totals().receivedFrames, [("exit_code", .int(Int64(code)))])
         if let failure = observer.events?.failure { Console.error(failure) }
+    }
+}
+
+extension RunCommand {
+    /// `--osc PORT`: the remote control and its OSC server, listening from now on (its
+    /// thread is created while SIGINT and SIGTERM are still held, so it never takes them).
+    /// A stop over OSC is an interrupt, exactly as Ctrl-C.
+    static func startRemoteControl(port: Int) -> (RemoteControl, OscServer)? {
+        let remote = RemoteControl(requestStop: { SignalTrap.interruptFromRemote() })
+        guard let server = OscServer(port: port, handler: { path, arguments in remote.handle(path, arguments) }) else {
+            return nil
+        }
+        return (remote, server)
     }
 }

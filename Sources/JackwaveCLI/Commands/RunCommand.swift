@@ -25,6 +25,15 @@ public enum RunCommand {
             Console.error(error.message)
             return 2
         }
+        // Before any file: a port that cannot be bound stops the run here (exit 1).
+        var remote: (RemoteControl, OscServer)?
+        if let port = o.oscPort {
+            guard let made = startRemoteControl(port: port) else {
+                Console.error("--osc \(port): cannot listen on UDP port \(port) (in use?)")
+                return 1
+            }
+            remote = made
+        }
 
         // 2. JACK: client and ports; port patterns need the ports to exist.
         let client: JackClient
@@ -41,7 +50,7 @@ public enum RunCommand {
             code = exitCode
         case let .ready(run, frontEnd):
             let observer: RunObserver?
-            switch makeObserver(o) {
+            switch makeObserver(o, remote: remote) {
             case let .success(made): observer = made
             case let .failure(error):
                 Console.error(error.message)
@@ -129,7 +138,7 @@ public enum RunCommand {
                 try recordingSpec(o, path: path, format: recordFormat!, channels: inputs.count,
                                   serverRate: sampleRate, period: client.bufferSize)
             }
-            spec?.alwaysNumbered = o.reconnect
+            spec?.alwaysNumbered = o.numbersFiles
             spec?.firstPiece = continuing?.nextPiece ?? 1
         } catch {
             Console.error(error.message)
@@ -204,7 +213,7 @@ public enum RunCommand {
             let format = try usage { () throws(FileChoiceError) in
                 try FileChoice.format(for: path, named: o.format, depth: o.depth, rate: o.fileRate)
             }
-            if o.splitSeconds != nil || o.reconnect {
+            if o.numbersFiles {
                 // Pieces are take-001.wav, take-002.wav, …: refuse if any such name exists.
                 try OutputPath.check(SplitNaming.path(path, piece: 1), force: o.force, option: "--record")
                 if let existing = SplitNaming.existingPieces(of: path).first, !o.force {

@@ -47,6 +47,10 @@ public enum SignalTrap {
         pthread_sigmask(how, &set, nil)
     }
 
+    /// A stop asked for another way (`/jackwave/stop` over OSC): counted as one more
+    /// interrupt, so it does exactly what Ctrl-C does. Any thread.
+    public static func interruptFromRemote() { interrupts.add(1, ordering: .relaxed) }
+
     /// Signals received so far.
     public static var count: Int { interrupts.load(ordering: .relaxed) }
 }

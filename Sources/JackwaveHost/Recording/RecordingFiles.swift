@@ -24,6 +24,11 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Told of each file's first frame and of its closing (`--events`, `--on-close`). Set
     /// before the writer starts.
     public var observer: (any RecordingFilesObserver)?
+    /// A cut asked for from outside (`/jackwave/split`): the frame, at the file's rate and
+    /// counted from the recording's first, where the next file begins; -1 for none. Stored
+    /// by the remote-control thread, read and cleared by the writer (relaxed: a lone value,
+    /// cleared by compare-exchange so a newer request is never lost).
+    public let cutRequest = Atomic<Int64>(-1)
 
     /// Opens the first file.
     public init(spec: RecordingSpec) throws(SoundFileError) {
@@ -55,8 +60,15 @@ public final class RecordingFiles: @unchecked Sendable {
                 guard next() else { return false }
                 continue
             }
+            let cut = cutRequest.load(ordering: .relaxed)
+            if cut >= 0 && cut <= framesWritten {
+                _ = cutRequest.compareExchange(expected: cut, desired: -1, ordering: .relaxed)
+                if framesInPiece > 0 { guard next() else { return false } }
+                continue
+            }
             var n = count - done
             if let split = spec.splitFrames { n = min(n, Int(split - framesInPiece)) }
+            if cut > framesWritten { n = min(n, Int(cut - framesWritten)) }
             if let limit = spec.maximumFramesPerFile, framesInPiece + Int64(n) > limit {
                 return fail("\(file.path): a \(spec.format.name) file ends at 4 GB; stopped (use .wav, which becomes RF64, or --split)")
             }

@@ -3,6 +3,7 @@ extension JackRun {
     /// Called before the writer starts, so the writer thread sees the observer set.
     func attachObserver() {
         guard let observer else { return }
+        observer.remote?.attach(remoteTarget)
         if let spec = recording?.files.spec {
             observer.setRates(file: spec.fileRate, server: spec.inputRate)
             recording?.files.observer = observer

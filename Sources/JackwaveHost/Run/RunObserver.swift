@@ -9,6 +9,9 @@ import Synchronization
 public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     public let events: EventLog?
     public let hook: CloseHook?
+    /// `--osc`: remote control, and the server that feeds it (kept alive with the run).
+    public var remote: RemoteControl?
+    public var oscServer: OscServer?
     /// Frames received in earlier connections (`--reconnect`): added to this connection's
     /// stream position. Set by the main thread while no writer runs; read by the writer
     /// (relaxed: the writer thread is started after the store, which orders the two).
@@ -24,7 +27,7 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     }
 
     /// Whether anything listens: a run without `--events` or `--on-close` needs no observer.
-    public var isActive: Bool { events != nil || hook != nil }
+    public var isActive: Bool { events != nil || hook != nil || remote != nil }
 
     /// Sets the rates of the files that follow (file rate in the high half, server rate in the low).
     public func setRates(file: Int, server: Int) {
@@ -62,6 +65,7 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     /// hook's lines move to the run's `messages`.
     func poll(_ signals: EngineSignals, messages: MessageQueue) {
         if let hook { for line in hook.messages.drain() { messages.post(line) } }
+        if let remote { for line in remote.lines.drain() { messages.post(line) } }
         let frame = timeline(streamFrame: signals.streamFrames.load(ordering: .relaxed))
         guard let events else { return }
         let xruns = signals.xruns.load(ordering: .relaxed)

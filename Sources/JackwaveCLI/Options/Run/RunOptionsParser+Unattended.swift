@@ -15,6 +15,11 @@ extension RunOptionsParser {
         Option("--reconnect",
                help: "when the server stops or restarts, finalize the file, wait for a",
                      "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
+        Option("--osc", value: "PORT",
+               help: "remote control over OSC on UDP PORT: /jackwave/stop, split,",
+                     "status, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
+            o.oscPort = try s.integer(in: 1...65535)
+        },
     ])
 }
 
