@@ -27,16 +27,6 @@ struct ReconnectEndToEndTests {
         run.stderrSoFar.components(separatedBy: text).count - 1
     }
 
-    /// The lines of an `--events` file, each parsed as one JSON object.
-    static func events(_ path: String) throws -> [[String: Any]] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw TestFailure("not a JSON object: \(line)")
-            }
-            return object
-        }
-    }
-
     @Test("two server restarts in one run leave three exact files, a truthful event stream, and exit 0 on Ctrl-C")
     func twoRestarts() throws {
         let first = try JackServer()
@@ -91,7 +81,7 @@ struct ReconnectEndToEndTests {
         }
 
         // The events tell the same story, frame for frame.
-        let lines = try Self.events(events)
+        let lines = try EventStream.read(events)
         let kinds = lines.compactMap { $0["event"] as? String }.filter { !["connected", "disconnected", "xrun"].contains($0) }
         #expect(kinds == ["started", "file_opened", "file_closed", "server_lost", "server_back",
                           "started", "file_opened", "file_closed", "server_lost", "server_back",

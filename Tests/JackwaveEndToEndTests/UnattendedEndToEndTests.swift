@@ -9,16 +9,6 @@ struct UnattendedEndToEndTests {
 
     init() throws { server = try JackServer() }
 
-    /// The lines of an `--events` file, each parsed as one JSON object.
-    static func events(_ path: String) throws -> [[String: Any]] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw TestFailure("not a JSON object: \(line)")
-            }
-            return object
-        }
-    }
-
     @Test("under setsid with stdin from /dev/null a take runs headless, and SIGTERM finalizes it with exit 0")
     func serviceModeStopsOnSigterm() throws {
         let source = try server.startTestSource(channels: 1)
@@ -48,7 +38,7 @@ struct UnattendedEndToEndTests {
         let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "0.5", "-d", "1.25", "--events", events],
                                    server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try Self.events(events)
+        let lines = try EventStream.read(events)
         let kinds = lines.compactMap { $0["event"] as? String }
         #expect(kinds == ["started", "file_opened", "file_closed", "file_opened", "file_closed", "file_opened", "file_closed", "stopped"],
                 "\(kinds)")
@@ -92,7 +82,7 @@ struct UnattendedEndToEndTests {
         #expect(run.waitForStderr("disconnected src:out_1 -> evwired:in_1"))
         run.signal(SIGINT)
         #expect(run.finish(timeout: 30).status == 0)
-        let wires = try Self.events(events).filter { ["connected", "disconnected"].contains($0["event"] as? String) }
+        let wires = try EventStream.read(events).filter { ["connected", "disconnected"].contains($0["event"] as? String) }
         #expect(wires.map { "\($0["event"]!) \($0["from"]!) \($0["to"]!)" }
                 == ["connected src:out_1 evwired:in_1", "disconnected src:out_1 evwired:in_1"])
     }
@@ -117,7 +107,7 @@ struct UnattendedEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "exited with status 3").count - 1 == 3, "\(run.stderr)")
         #expect(try Recording(dir + "/failing-003.wav").frames == 12000)
-        let failed = try Self.events(events).filter { $0["event"] as? String == "on_close_failed" }
+        let failed = try EventStream.read(events).filter { $0["event"] as? String == "on_close_failed" }
         #expect(failed.count == 3)
     }
 

@@ -23,14 +23,52 @@ extension RunCommand {
     /// `--reconnect`: runs connection after connection while the server goes and comes back.
     /// Each connection is a new client, new ports, new engine and writer (everything the
     /// callback touches allocated before its `jack_activate`), recording into the next
-    /// numbered file; the observer (events, hook) and the totals go on across them.
-    static func runReconnecting(_ o: RunOptions, client firstClient: JackClient, run firstRun: JackRun,
-                                frontEnd firstFrontEnd: TerminalFrontEnd, observer: RunObserver?,
-                                recordFormat: SoundFormat?) -> Int32 {
-        var (client, run, frontEnd) = (firstClient, firstRun, firstFrontEnd)
+    /// numbered file; the observer (events, hook, remote control) and the totals go on
+    /// across them. A connection's run lives only for its turn of the loop, so its ring is
+    /// unmapped before the next is built (the soak's RSS stays flat).
+    static func runReconnecting(_ o: RunOptions, client firstClient: JackClient, recordFormat: SoundFormat?,
+                                remote: (RemoteControl, OscServer)?) -> Int32 {
+        var client = firstClient
+        var observer: RunObserver?
+        var continuation: Continuation?
+        // What the previous connection left: its totals and the wall time of its last frame.
+        var previous: (totals: RunTotals, lostAt: WallClockTime, rate: Int)?
         let sourceCount = o.manual || o.portPatterns.isEmpty ? 0
             : (try? PortPatterns.resolve(o.portPatterns, among: client.portNames(direction: .output), what: "source"))?.count ?? 0
         while true {
+            let run: JackRun, frontEnd: TerminalFrontEnd
+            switch prepare(o, client: client, recordFormat: recordFormat, continuing: continuation) {
+            case let .refused(code):
+                // A connection after the first cannot be bad usage any more: a runtime failure.
+                let exit = continuation == nil ? code : 1
+                if let previous { finishObserver(observer, code: exit, frame: previous.totals.receivedFrames) }
+                return close(client, code: exit)
+            case let .ready(made, madeFrontEnd):
+                (run, frontEnd) = (made, madeFrontEnd)
+            }
+            if continuation == nil {
+                switch makeObserver(o, remote: remote) {
+                case let .success(made): observer = made
+                case let .failure(error):
+                    Console.error(error.message)
+                    return withExtendedLifetime(run) { close(client, code: 1) }
+                }
+            }
+            run.observer = observer
+            if let previous {
+                observer?.frameBase.store(previous.totals.receivedFrames, ordering: .relaxed)
+                observer?.resetCounters()
+                run.carried = previous.totals
+                run.onStart = { [unowned run, unowned frontEnd] start in
+                    let gap = ServerGap(from: previous.lostAt, to: start, sampleRate: previous.rate)
+                    run.carried?.gaps.append(gap)
+                    observer?.events?.emit(.serverBack, frame: previous.totals.receivedFrames,
+                                           [("gap_seconds", .double(gap.seconds)), ("frames_lost", .int(gap.framesLost)),
+                                            ("lost_by", .string("wall_time"))])
+                    frontEnd.say(String(format: "the server is back after %.3f s (about %lld frames lost, by wall time × rate); recording into %@",
+                                        gap.seconds, gap.framesLost, run.recordingPath ?? "no file"))
+                }
+            }
             let code = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
             observer?.remote?.attach(nil)
             guard run.awaitsReconnect else {
@@ -38,8 +76,7 @@ extension RunCommand {
                 return withExtendedLifetime(run) { close(client, code: code) }
             }
             let totals = run.totals()
-            let lostAt = run.endTime ?? WallClockTime.now()
-            let rate = run.sampleRate
+            previous = (totals, run.endTime ?? WallClockTime.now(), run.sampleRate)
             observer?.events?.emit(.serverLost, frame: totals.receivedFrames, [("reason", .string("the JACK server went away"))])
             Console.say("waiting for a JACK server to come back (\(totals.paths.last ?? "the file") holds everything received; Ctrl-C stops)")
             // The old client's threads have stopped with their server; closing frees it.
@@ -51,28 +88,8 @@ extension RunCommand {
                 return 0
             }
             client = next
-            let continuation = Continuation(nextPiece: totals.paths.count + 1, channels: run.engine.configuration.inputs,
-                                            receivedFrames: totals.receivedFrames)
-            switch prepare(o, client: client, recordFormat: recordFormat, continuing: continuation) {
-            case let .refused(code):
-                finishObserver(observer, code: code, run: run)
-                return close(client, code: code == 2 ? 1 : code)
-            case let .ready(nextRun, nextFrontEnd):
-                observer?.frameBase.store(totals.receivedFrames, ordering: .relaxed)
-                observer?.resetCounters()
-                nextRun.observer = observer
-                nextRun.carried = totals
-                nextRun.onStart = { [unowned nextRun, unowned nextFrontEnd] start in
-                    let gap = ServerGap(from: lostAt, to: start, sampleRate: rate)
-                    nextRun.carried?.gaps.append(gap)
-                    observer?.events?.emit(.serverBack, frame: totals.receivedFrames,
-                                           [("gap_seconds", .double(gap.seconds)), ("frames_lost", .int(gap.framesLost)),
-                                            ("lost_by", .string("wall_time"))])
-                    nextFrontEnd.say(String(format: "the server is back after %.3f s (about %lld frames lost, by wall time × rate); recording into %@",
-                                            gap.seconds, gap.framesLost, nextRun.recordingPath ?? "no file"))
-                }
-                (run, frontEnd) = (nextRun, nextFrontEnd)
-            }
+            continuation = Continuation(nextPiece: totals.paths.count + 1, channels: run.engine.configuration.inputs,
+                                        receivedFrames: totals.receivedFrames)
         }
     }
 

@@ -30,6 +30,11 @@ extension RunCommand {
     /// After the last run: lets every `--on-close` command finish, says what they left
     /// to say, and writes the `stopped` event.
     static func finishObserver(_ observer: RunObserver?, code: Int32, run: JackRun) {
+        finishObserver(observer, code: code, frame: run.totals().receivedFrames)
+    }
+
+    /// The same, with the run's last frame on its timeline given.
+    static func finishObserver(_ observer: RunObserver?, code: Int32, frame: Int64) {
         guard let observer else { return }
         if let hook = observer.hook {
             hook.finish()
@@ -39,7 +44,7 @@ extension RunCommand {
             remote.attach(nil)
             for line in remote.lines.drain() { Console.say(line) }
         }
-        observer.events?.emit(.stopped, frame: run.totals().receivedFrames, [("exit_code", .int(Int64(code)))])
+        observer.events?.emit(.stopped, frame: frame, [("exit_code", .int(Int64(code)))])
         if let failure = observer.events?.failure { Console.error(failure) }
     }
 }

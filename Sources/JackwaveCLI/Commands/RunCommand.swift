@@ -44,6 +44,7 @@ public enum RunCommand {
             Console.error(error.message)
             return 1
         }
+        if o.reconnect { return runReconnecting(o, client: client, recordFormat: recordFormat, remote: remote) }
         let code: Int32
         switch prepare(o, client: client, recordFormat: recordFormat) {
         case let .refused(exitCode):
@@ -57,10 +58,6 @@ public enum RunCommand {
                 return withExtendedLifetime(run) { close(client, code: 1) }
             }
             run.observer = observer
-            if o.reconnect {
-                return runReconnecting(o, client: client, run: run, frontEnd: frontEnd, observer: observer,
-                                       recordFormat: recordFormat)
-            }
             var result = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
             finishObserver(observer, code: result, run: run)
             if result == 0, let plot = o.plotPath, let path = o.recordPath {
