@@ -13,13 +13,16 @@ public enum SplitNaming {
     /// `stem-NNN.ext` in its directory, whatever the number (the run's length is unknown).
     public static func existingPieces(of base: String) -> [String] {
         let (stem, ext) = FileNames.stemAndExtension(base)
-        let directory = (stem as NSString).deletingLastPathComponent
-        let prefix = (stem as NSString).lastPathComponent + "-"
+        // Split by hand: Foundation's `NSString.deletingLastPathComponent` traps on a
+        // one-character path ("t", from `--record t.wav`) in this toolchain.
+        let slash = stem.lastIndex(of: "/")
+        let directory = slash.map { $0 == stem.startIndex ? "/" : String(stem[..<$0]) } ?? ""
+        let prefix = (slash.map { String(stem[stem.index(after: $0)...]) } ?? stem) + "-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return names.filter { name in
             guard name.hasPrefix(prefix), name.hasSuffix(ext) else { return false }
             let number = name.dropFirst(prefix.count).dropLast(ext.count)
             return number.count >= 3 && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
-        }.sorted().map { directory.isEmpty ? $0 : directory + "/" + $0 }
+        }.sorted().map { directory.isEmpty ? $0 : directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
     }
 }
