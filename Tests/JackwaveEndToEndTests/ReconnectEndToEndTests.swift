@@ -45,24 +45,18 @@ struct ReconnectEndToEndTests {
         let pieces = (1...3).map { dir + "/survivor-00\($0).wav" }
         #expect(run.waitForRecordedFrames(pieces[0], moreThan: 24000), "\(run.stderrSoFar)")
 
-        // 1. A clean stop (SIGTERM): jackd tells its clients it is closing.
-        first.stop()
-        source.signal(SIGTERM); _ = source.finish()
-        #expect(run.waitForStderr("waiting for a JACK server to come back"), "\(run.stderrSoFar)")
-        servers.append(try Self.restart(name))
-        source = try first.startTestSource(channels: 2)
-        #expect(waitUntil { Self.occurrences("the server is back", in: run) == 1 || !run.isRunning }, "\(run.stderrSoFar)")
-        #expect(run.waitForRecordedFrames(pieces[1], moreThan: 24000), "\(run.stderrSoFar)")
-
-        // 2. A crash (SIGKILL): the server vanishes without a word.
-        servers[0].signal(SIGKILL); _ = servers[0].finish(timeout: 10)
-        source.signal(SIGTERM); _ = source.finish()
-        #expect(waitUntil { Self.occurrences("waiting for a JACK server to come back", in: run) == 2 || !run.isRunning },
-                "\(run.stderrSoFar)")
-        servers.append(try Self.restart(name))
-        source = try first.startTestSource(channels: 2)
-        #expect(waitUntil { Self.occurrences("the server is back", in: run) == 2 || !run.isRunning }, "\(run.stderrSoFar)")
-        #expect(run.waitForRecordedFrames(pieces[2], moreThan: 24000), "\(run.stderrSoFar)")
+        for restart in 1...2 {
+            // First a clean stop (SIGTERM: jackd tells its clients it is closing), then a
+            // crash (SIGKILL: the server vanishes without a word).
+            if restart == 1 { first.stop() } else { servers[0].signal(SIGKILL); _ = servers[0].finish(timeout: 10) }
+            source.signal(SIGTERM); _ = source.finish()
+            #expect(waitUntil { Self.occurrences("waiting for a JACK server to come back", in: run) == restart || !run.isRunning },
+                    "\(run.stderrSoFar)")
+            servers.append(try Self.restart(name))
+            source = try first.startTestSource(channels: 2)
+            #expect(waitUntil { Self.occurrences("the server is back", in: run) == restart || !run.isRunning }, "\(run.stderrSoFar)")
+            #expect(run.waitForRecordedFrames(pieces[restart], moreThan: 24000), "\(run.stderrSoFar)")
+        }
 
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)

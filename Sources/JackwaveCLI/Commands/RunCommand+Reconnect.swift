@@ -47,12 +47,9 @@ extension RunCommand {
                 (run, frontEnd) = (made, madeFrontEnd)
             }
             if continuation == nil {
-                switch makeObserver(o, remote: remote) {
-                case let .success(made): observer = made
-                case let .failure(error):
-                    Console.error(error.message)
-                    return withExtendedLifetime(run) { close(client, code: 1) }
-                }
+                let opened = openObserver(o, remote: remote)
+                guard opened.ok else { return withExtendedLifetime(run) { close(client, code: 1) } }
+                observer = opened.observer
             }
             run.observer = observer
             if let previous {

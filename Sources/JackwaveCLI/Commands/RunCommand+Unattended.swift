@@ -11,20 +11,22 @@ extension RunCommand {
         }
     }
 
-    /// The observer `--events` and `--on-close` ask for, its hook thread started; nil when
-    /// neither is given. Opening the event file can fail (exit 1, one line).
-    static func makeObserver(_ o: RunOptions, remote: (RemoteControl, OscServer)?) -> Result<RunObserver?, EventLogError> {
-        guard o.eventsPath != nil || o.onClose != nil || remote != nil else { return .success(nil) }
+    /// The observer `--events`, `--on-close` and `--osc` ask for, its hook thread started;
+    /// nil when none is given. Opening the event file can fail: one line, and `ok` false
+    /// (the caller exits 1).
+    static func openObserver(_ o: RunOptions, remote: (RemoteControl, OscServer)?) -> (ok: Bool, observer: RunObserver?) {
+        guard o.eventsPath != nil || o.onClose != nil || remote != nil else { return (true, nil) }
         let events: EventLog?
         do throws(EventLogError) {
             events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
         } catch {
-            return .failure(error)
+            Console.error(error.message)
+            return (false, nil)
         }
         let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events) })
         observer.hook?.start()
         (observer.remote, observer.oscServer) = (remote?.0, remote?.1)
-        return .success(observer)
+        return (true, observer)
     }
 
     /// After the last run: lets every `--on-close` command finish, says what they left

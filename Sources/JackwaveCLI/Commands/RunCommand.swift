@@ -50,13 +50,8 @@ public enum RunCommand {
         case let .refused(exitCode):
             code = exitCode
         case let .ready(run, frontEnd):
-            let observer: RunObserver?
-            switch makeObserver(o, remote: remote) {
-            case let .success(made): observer = made
-            case let .failure(error):
-                Console.error(error.message)
-                return withExtendedLifetime(run) { close(client, code: 1) }
-            }
+            let (opened, observer) = openObserver(o, remote: remote)
+            guard opened else { return withExtendedLifetime(run) { close(client, code: 1) } }
             run.observer = observer
             var result = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
             finishObserver(observer, code: result, run: run)
