@@ -22,42 +22,23 @@ struct ReconnectEndToEndTests {
         return process
     }
 
-    /// How many times `text` occurs in `run`'s stderr so far.
-    static func occurrences(_ text: String, in run: Run.Running) -> Int {
-        run.stderrSoFar.components(separatedBy: text).count - 1
-    }
-
     @Test("two server restarts in one run leave three exact files, a truthful event stream, and exit 0 on Ctrl-C")
     func twoRestarts() throws {
         let first = try JackServer()
         let name = first.name
-        var source = try first.startTestSource(channels: 2)
+        let source = try first.startTestSource(channels: 2)
         let path = dir + "/survivor.wav"
         let events = dir + "/survivor.jsonl"
         let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--reconnect", "--events", events],
                                 server: name)
-        var servers: [Run.Running] = []
-        defer {
-            run.signal(SIGKILL)
-            source.signal(SIGTERM); _ = source.finish()
-            for s in servers { s.signal(SIGTERM); _ = s.finish(timeout: 10) }
-        }
         let pieces = (1...3).map { dir + "/survivor-00\($0).wav" }
-        #expect(run.waitForRecordedFrames(pieces[0], moreThan: 24000), "\(run.stderrSoFar)")
-
-        for restart in 1...2 {
-            // First a clean stop (SIGTERM: jackd tells its clients it is closing), then a
-            // crash (SIGKILL: the server vanishes without a word).
-            if restart == 1 { first.stop() } else { servers[0].signal(SIGKILL); _ = servers[0].finish(timeout: 10) }
-            source.signal(SIGTERM); _ = source.finish()
-            #expect(waitUntil { Self.occurrences("waiting for a JACK server to come back", in: run) == restart || !run.isRunning },
-                    "\(run.stderrSoFar)")
-            servers.append(try Self.restart(name))
-            source = try first.startTestSource(channels: 2)
-            #expect(waitUntil { Self.occurrences("the server is back", in: run) == restart || !run.isRunning }, "\(run.stderrSoFar)")
-            #expect(run.waitForRecordedFrames(pieces[restart], moreThan: 24000), "\(run.stderrSoFar)")
-        }
-
+        let take = ReconnectingTake(run: run, source: source, pieces: pieces)
+        defer { take.cleanUp() }
+        // First a clean stop (SIGTERM: jackd tells its clients it is closing), then a crash
+        // (SIGKILL: the server vanishes without a word).
+        try take.restartTwice(stop: { restart in
+            if restart == 1 { first.stop() } else { take.servers[0].signal(SIGKILL); _ = take.servers[0].finish(timeout: 10) }
+        }, restart: { try Self.restart(name) }, startSource: { try first.startTestSource(channels: 2) })
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
@@ -113,32 +94,18 @@ struct ReconnectEndToEndTests {
     @Test("on PipeWire too, two server crashes in one run leave three valid files holding what arrived, and exit 0")
     func twoRestartsOnPipeWire() throws {
         let first = try PipeWireServer()
-        var source = try first.startTestSource(channels: 2)
-        var sourceOutputs = ""
+        let source = try first.startTestSource(channels: 2)
         let path = dir + "/pw.wav"
         let events = dir + "/pw.jsonl"
         let run = try Run.start(Run.jackwave, ["--record", path, "-p", "src:out_*", "--reconnect", "--events", events],
                                 server: first.name)
-        var servers: [Run.Running] = []
-        defer {
-            run.signal(SIGKILL)
-            source.signal(SIGTERM); _ = source.finish()
-            for s in servers { s.signal(SIGTERM); _ = s.finish(timeout: 10) }
-        }
         let pieces = (1...3).map { dir + "/pw-00\($0).wav" }
-        #expect(run.waitForRecordedFrames(pieces[0], moreThan: 24000), "\(run.stderrSoFar)")
-        for restart in 1...2 {
-            // PipeWire's libjack says nothing when its server dies: jackwave notices the silence.
-            if restart == 1 { first.crash() } else { servers[0].signal(SIGKILL); _ = servers[0].finish(timeout: 10) }
-            source.signal(SIGTERM)
-            sourceOutputs += source.finish().stdout
-            #expect(waitUntil { Self.occurrences("waiting for a JACK server to come back", in: run) == restart || !run.isRunning },
-                    "\(run.stderrSoFar)")
-            servers.append(try Self.restart(first))
-            source = try first.startTestSource(channels: 2)
-            #expect(waitUntil { Self.occurrences("the server is back", in: run) == restart || !run.isRunning }, "\(run.stderrSoFar)")
-            #expect(run.waitForRecordedFrames(pieces[restart], moreThan: 24000), "\(run.stderrSoFar)")
-        }
+        let take = ReconnectingTake(run: run, source: source, pieces: pieces)
+        defer { take.cleanUp() }
+        // PipeWire's libjack says nothing when its server dies: jackwave notices the silence.
+        try take.restartTwice(stop: { restart in
+            if restart == 1 { first.crash() } else { take.servers[0].signal(SIGKILL); _ = take.servers[0].finish(timeout: 10) }
+        }, restart: { try Self.restart(first) }, startSource: { try first.startTestSource(channels: 2) })
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
@@ -148,12 +115,57 @@ struct ReconnectEndToEndTests {
         #expect(closed.compactMap { $0["frames"] as? Int } == recordings.map(\.frames))
         // PipeWire under load skips a late client's cycle (jackwave and the source both say
         // so) or reports an xrun; the pattern is checked frame by frame whenever none did.
-        sourceOutputs += source.stdoutSoFar
+        let sourceOutputs = take.sourceOutputs + take.source.stdoutSoFar
         let xruns = out.stderr.firstMatch(of: #/, (\d+) xruns/#).flatMap { Int($0.1) }
         if xruns == 0 && !out.stderr.contains("skipped") && !sourceOutputs.contains("skipped") {
             for (piece, rec) in zip(pieces, recordings) {
                 #expect(TestPattern.firstMismatch(in: rec, from: 0) == nil, "\(piece)")
             }
         }
+    }
+}
+
+/// A `--reconnect` recording of the test source, with the servers and sources started
+/// again under it; `cleanUp` stops them all.
+final class ReconnectingTake {
+    let run: Run.Running
+    let pieces: [String]
+    private(set) var source: Run.Running
+    private(set) var servers: [Run.Running] = []
+    /// What the stopped sources printed (PipeWire's says "skipped" when a cycle was).
+    private(set) var sourceOutputs = ""
+
+    init(run: Run.Running, source: Run.Running, pieces: [String]) {
+        self.run = run
+        self.source = source
+        self.pieces = pieces
+    }
+
+    /// Waits for frames in the first piece; then twice: stops the server (`stop(n)`) and
+    /// the source, waits until jackwave waits, starts a server and a source again, and waits
+    /// until jackwave is back and records into the next piece.
+    func restartTwice(stop: (Int) -> Void, restart: () throws -> Run.Running, startSource: () throws -> Run.Running) throws {
+        #expect(run.waitForRecordedFrames(pieces[0], moreThan: 24000), "\(run.stderrSoFar)")
+        for n in 1...2 {
+            stop(n)
+            source.signal(SIGTERM)
+            sourceOutputs += source.finish().stdout
+            #expect(waitUntil { self.occurrences("waiting for a JACK server to come back") == n || !self.run.isRunning },
+                    "\(run.stderrSoFar)")
+            servers.append(try restart())
+            source = try startSource()
+            #expect(waitUntil { self.occurrences("the server is back") == n || !self.run.isRunning }, "\(run.stderrSoFar)")
+            #expect(run.waitForRecordedFrames(pieces[n], moreThan: 24000), "\(run.stderrSoFar)")
+        }
+    }
+
+    /// How many times `text` occurs in jackwave's stderr so far.
+    func occurrences(_ text: String) -> Int { run.stderrSoFar.components(separatedBy: text).count - 1 }
+
+    /// Stops jackwave (if still running), the source and the servers started again.
+    func cleanUp() {
+        run.signal(SIGKILL)
+        source.signal(SIGTERM); _ = source.finish()
+        for s in servers { s.signal(SIGTERM); _ = s.finish(timeout: 10) }
     }
 }
