@@ -32,6 +32,9 @@ let package = Package(
         /// libebur128: EBU R 128 / BS.1770 loudness and true peak (`jackwave loudness`).
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"])]),
+        /// liblo: Open Sound Control over UDP (`--osc`: remote control).
+        .systemLibrary(name: "CLo", path: "Sources/CLo", pkgConfig: "liblo",
+                       providers: [.apt(["liblo-dev"])]),
         /// Two one-line C functions: disk-space reservation for recordings, thread names.
         .target(name: "CGlibcExtras"),
         /// The git commit for `--version`, from a header scripts/build-info generates.
@@ -45,9 +48,10 @@ let package = Package(
         .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
         .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
-        /// The only module that links libjack (and libsoxr, for the writer's rate conversion).
+        /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
+        /// liblo, for remote control).
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                     "CJack", "CSoxr", "CGlibcExtras"]),
+                                                     "CJack", "CSoxr", "CGlibcExtras", "CLo"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
@@ -71,6 +75,7 @@ let package = Package(
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),
-        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveSoundFiles", "JackwaveDSP"]),
+        /// JackwaveHost for its OSC server only: the peer that asks `/jackwave/status` and reads the reply.
+        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveSoundFiles", "JackwaveDSP", "JackwaveHost"]),
     ]
 )

@@ -21,6 +21,6 @@ public enum SplitNaming {
             guard name.hasPrefix(prefix), name.hasSuffix(ext) else { return false }
             let number = name.dropFirst(prefix.count).dropLast(ext.count)
             return number.count >= 3 && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
-        }.sorted().map { directory.isEmpty ? $0 : directory + "/" + $0 }
+        }.sorted().map { directory.isEmpty ? $0 : directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
     }
 }

@@ -2,7 +2,7 @@ import Glibc
 
 extension String {
     /// `vsnprintf`: C's formatting of numbers with a fixed number of decimals (`%.3f`), in
-    /// place of Foundation's `String(printf:)`, which would link all of Foundation (its
+    /// place of Foundation's `String(format:)`, which would link all of Foundation (its
     /// CoreFoundation and ICU) into the binary for a handful of messages.
     public init(printf format: String, _ arguments: CVarArg...) {
         var buffer = [CChar](repeating: 0, count: 128)

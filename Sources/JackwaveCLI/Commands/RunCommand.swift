@@ -21,9 +21,19 @@ public enum RunCommand {
         let recordFormat: SoundFormat?
         do throws(UsageError) {
             recordFormat = try checkOutputs(o)
+            try checkEvents(o)
         } catch {
             Console.error(error.message)
             return 2
+        }
+        // Before any file: a port that cannot be bound stops the run here (exit 1).
+        var remote: (RemoteControl, OscServer)?
+        if let port = o.oscPort {
+            guard let made = startRemoteControl(port: port) else {
+                Console.error("--osc \(port): cannot listen on UDP port \(port) (in use?)")
+                return 1
+            }
+            remote = made
         }
 
         // 2. JACK: client and ports; port patterns need the ports to exist.
@@ -35,12 +45,17 @@ public enum RunCommand {
             Console.error(error.message)
             return 1
         }
+        if o.reconnect { return runReconnecting(o, client: client, recordFormat: recordFormat, remote: remote) }
         let code: Int32
         switch prepare(o, client: client, recordFormat: recordFormat) {
         case let .refused(exitCode):
             code = exitCode
         case let .ready(run, frontEnd):
+            let (opened, observer) = openObserver(o, remote: remote)
+            guard opened else { return withExtendedLifetime(run) { close(client, code: 1) } }
+            run.observer = observer
             var result = run.run(frontEnd, onActivated: SignalTrap.receiveOnMainThread)
+            finishObserver(observer, code: result, run: run)
             if result == 0, let plot = o.plotPath, let path = o.recordPath {
                 result = PlotHook.plotAfterRecording(recording: path, output: plot)
             }
@@ -70,7 +85,8 @@ public enum RunCommand {
 
     /// Steps 2 and 3 with an open client, which the caller closes: ports, connections,
     /// output files, and the session that will run them.
-    static func prepare(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?) -> Prepared {
+    static func prepare(_ o: RunOptions, client: JackClient, recordFormat: SoundFormat?,
+                        continuing: Continuation? = nil) -> Prepared {
         let sampleRate = client.sampleRate
         if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
             Console.error("--tone \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
@@ -86,7 +102,7 @@ public enum RunCommand {
                 : []
             let sources = o.manual || o.portPatterns.isEmpty ? [] : try PortPatterns.resolve(
                 o.portPatterns, among: client.portNames(direction: .output), what: "source")
-            let channels = o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0
+            let channels = continuing?.channels ?? (o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0)
             if sources.count > channels {
                 throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (--channels \(channels))")
             }
@@ -109,7 +125,7 @@ public enum RunCommand {
 
         // 3. Every check that needs the server's rate and the port count, then (only then)
         // the output files.
-        let spec: RecordingSpec?
+        var spec: RecordingSpec?
         let takes: TakeSettings?
         do throws(UsageError) {
             spec = try o.recordPath.map { path throws(UsageError) in
@@ -117,6 +133,8 @@ public enum RunCommand {
                                   serverRate: sampleRate, period: client.bufferSize)
             }
             takes = try takeSettings(o, channels: inputs.count, serverRate: sampleRate)
+            spec?.alwaysNumbered = o.numbersFiles
+            spec?.firstPiece = continuing?.nextPiece ?? 1
         } catch {
             Console.error(error.message)
             return .refused(2)
@@ -162,19 +180,21 @@ public enum RunCommand {
         }
 
         var settings = RunSettings(
-            frameLimit: o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) },
+            frameLimit: o.duration.map { Int64(($0 * Double(sampleRate)).rounded()) - (continuing?.receivedFrames ?? 0) },
             tone: o.toneFrequency.map {
                 ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
             },
             bufferSeconds: o.bufferSeconds, printStart: o.printStart, writerStallMicroseconds: testStall())
         settings.takes = takes
+        settings.reconnects = o.reconnect
         let run = JackRun(client: client, inputs: inputs, outputs: outputs, recording: recording, plan: plan,
                           levels: levels, settings: settings)
         let tone = o.toneFrequency.map {
             ToneParameters(frequency: $0, amplitude: o.volume, nyquist: Double(sampleRate) / 2)
         }
         return .ready(run, TerminalFrontEnd(tone: tone, meter: meter, consumesLevels: levels != nil,
-                                            markerKeys: o.records && isatty(0) != 0))
+                                            markerKeys: o.records && isatty(0) != 0 && o.meter != false,
+                                            readsKeys: o.meter != false))
     }
 
     /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before
@@ -193,7 +213,7 @@ public enum RunCommand {
             }
             if o.armed {
                 try checkTakePaths(path, force: o.force)
-            } else if o.splitSeconds != nil {
+            } else if o.numbersFiles {
                 // Pieces are take-001.wav, take-002.wav, …: refuse if any such name exists.
                 try OutputPath.check(SplitNaming.path(path, piece: 1), force: o.force, option: "--record")
                 if let existing = SplitNaming.existingPieces(of: path).first, !o.force {

@@ -32,6 +32,17 @@ public enum SignalTrap {
     /// Lets SIGINT and SIGTERM in on the main thread; call once the run's threads exist.
     public static func receiveOnMainThread() { setMask(SIG_UNBLOCK) }
 
+    /// Blocks them again on the main thread, before a new client's threads are created
+    /// (`--reconnect`); `receiveOnMainThread` lets them in again.
+    public static func holdOnMainThread() { setMask(SIG_BLOCK) }
+
+    /// Whether SIGINT or SIGTERM waits while held (`sigpending`).
+    public static var isPending: Bool {
+        var set = sigset_t()
+        sigpending(&set)
+        return sigismember(&set, SIGINT) == 1 || sigismember(&set, SIGTERM) == 1
+    }
+
     private static func setMask(_ how: Int32) {
         var set = sigset_t()
         sigemptyset(&set)
@@ -40,6 +51,10 @@ public enum SignalTrap {
         sigaddset(&set, SIGUSR1)
         pthread_sigmask(how, &set, nil)
     }
+
+    /// A stop asked for another way (`/jackwave/stop` over OSC): counted as one more
+    /// interrupt, so it does exactly what Ctrl-C does. Any thread.
+    public static func interruptFromRemote() { interrupts.add(1, ordering: .relaxed) }
 
     /// Signals received so far.
     public static var count: Int { interrupts.load(ordering: .relaxed) }

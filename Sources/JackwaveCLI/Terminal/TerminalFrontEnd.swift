@@ -27,9 +27,14 @@ final class TerminalFrontEnd: RunFrontEnd {
     /// The tone's status line when there is a keyboard to change it and no meter to show it.
     private var toneStatus: ToneStatusLine?
 
+    /// Whether keys are read (not with `--no-meter`: headless, as under a service manager).
+    private let readsKeys: Bool
+
     /// `markerKeys`: a recording on a terminal, where `m` drops a marker (the live pace
     /// then answers it within 20 ms, so the marker lands near the frame it was meant for).
-    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool, markerKeys: Bool = false) {
+    init(tone: ToneParameters?, meter: LiveMeter?, consumesLevels: Bool, markerKeys: Bool = false,
+         readsKeys: Bool = true) {
+        self.readsKeys = readsKeys
         self.tone = tone
         self.meter = meter
         self.consumesLevels = consumesLevels
@@ -56,7 +61,7 @@ final class TerminalFrontEnd: RunFrontEnd {
         }
         if !keyboardStarted {
             keyboardStarted = true
-            keyboard = KeyboardInput()
+            keyboard = readsKeys ? KeyboardInput() : nil
             if let tone, !consumesLevels && isatty(2) != 0 {
                 toneStatus = ToneStatusLine()
                 toneStatus?.show(tone.description)

@@ -23,6 +23,8 @@ public final class JackNotifications: @unchecked Sendable {
     /// Told, on the main thread, of every connection made or broken between two of this
     /// client's own ports (full names), before it is reported.
     public var ownConnectionChanged: ((_ from: String, _ to: String, _ connected: Bool) -> Void)?
+    /// Told, on the main thread, of every connection reported (`--events`).
+    public var connectionReported: ((_ from: String, _ to: String, _ connected: Bool) -> Void)?
     /// Set before deactivation: connections are then no longer queued (relaxed: a lone flag).
     private let quieted = Atomic<Bool>(false)
     /// The server's shutdown reason, copied by the shutdown callback before it stores
@@ -83,6 +85,7 @@ public final class JackNotifications: @unchecked Sendable {
         for (a, b, connected) in events where client.isMine(portID: a) || client.isMine(portID: b) {
             guard let from = client.portName(id: a), let to = client.portName(id: b) else { continue }
             if client.isMine(portID: a) && client.isMine(portID: b) { ownConnectionChanged?(from, to, connected) }
+            connectionReported?(from, to, connected)
             messages.post(connected ? "connected \(from) -> \(to)" : "disconnected \(from) -> \(to)")
         }
     }

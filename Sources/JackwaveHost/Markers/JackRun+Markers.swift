@@ -5,11 +5,14 @@ extension JackRun {
     /// Drops a marker at the current frame (the last frame the callback has taken):
     /// thread-safe, for the terminal's `m` and any control interface. Returns its number.
     @discardableResult
-    public func dropMarker() -> Int {
+    public func dropMarker(label: String? = nil) -> Int {
         // A lone counter (relaxed): the frame the callback had reached, within a period.
         let frame = Int64(signals.streamFrames.load(ordering: .relaxed))
         let number = markers.drop(atFrame: frame)
-        messages.post("marker \(number) at \(Self.seconds(frame, sampleRate))")
+        let named = label.map { " (\($0))" } ?? ""
+        messages.post("marker \(number)\(named) at \(Self.seconds(frame, sampleRate))")
+        observer?.events?.emit(.marker, frame: observer?.timeline(streamFrame: Int(frame)) ?? frame,
+                               [("number", .int(Int64(number)))] + (label.map { [("label", .string($0))] } ?? []))
         return number
     }
 

@@ -14,7 +14,7 @@ public final class RecordingFiles: @unchecked Sendable {
     var framesInPiece: Int64 = 0
     /// Frames in the files before the current one.
     var framesBefore: Int64 = 0
-    var pieceNumber = 1
+    var pieceNumber: Int
     /// With takes: the current take's first frame on the run's timeline, for its `bext`.
     var takeStartFrame: Int64?
     /// With takes: the last take's number (0 before the first).
@@ -25,11 +25,21 @@ public final class RecordingFiles: @unchecked Sendable {
     private let written = Mutex<[String]>([])
     /// Why the last write failed.
     public private(set) var failure: String?
+    /// Told of each file's first frame and of its closing (`--events`, `--on-close`). Set
+    /// before the writer starts.
+    public var observer: (any RecordingFilesObserver)?
+    /// A cut asked for from outside (`/jackwave/split`): the frame, at the file's rate and
+    /// counted from the recording's first, where the next file begins; -1 for none. Stored
+    /// by the remote-control thread, read and cleared by the writer (relaxed: a lone value,
+    /// cleared by compare-exchange so a newer request is never lost).
+    public let cutRequest = Atomic<Int64>(-1)
 
     /// Opens the first file (with takes, none: each take opens its own, see `startTake`).
     public init(spec: RecordingSpec) throws(SoundFileError) {
         self.spec = spec
-        current = spec.takes ? nil : try open(piece: 1)
+        pieceNumber = spec.firstPiece
+        lastTakeNumber = spec.firstPiece - 1
+        current = spec.takes ? nil : try open(piece: spec.firstPiece)
     }
 
     /// Records when frame 0 was, for the `bext` chunks. Call before the run starts.
@@ -55,8 +65,15 @@ public final class RecordingFiles: @unchecked Sendable {
                 guard next() else { return false }
                 continue
             }
+            let cut = cutRequest.load(ordering: .relaxed)
+            if cut >= 0 && cut <= framesWritten {
+                _ = cutRequest.compareExchange(expected: cut, desired: -1, ordering: .relaxed)
+                if framesInPiece > 0 { guard next() else { return false } }
+                continue
+            }
             var n = count - done
             if let split = spec.splitFrames { n = min(n, Int(split - framesInPiece)) }
+            if cut > framesWritten { n = min(n, Int(cut - framesWritten)) }
             if let limit = spec.maximumFramesPerFile, framesInPiece + Int64(n) > limit {
                 return fail("\(file.path): a \(spec.format.name) file ends at 4 GB; stopped (use .wav, which becomes RF64, or --split)")
             }
@@ -82,12 +99,14 @@ public final class RecordingFiles: @unchecked Sendable {
         let path = current?.path
         let error = current?.close()
         current = nil
+        if let path { observer?.fileClosed(path: path, frames: framesInPiece, endFileFrame: framesBefore + framesInPiece, ok: error == nil) }
         if let error, let path { return fail("\(path): closing failed: \(error)") }
         return true
     }
 
     /// Before a file's first frame: its `bext` chunk.
     private func begin(_ file: SoundFile) {
+        observer?.fileStarted(path: file.path, atFileFrame: framesBefore)
         guard spec.format.carriesBroadcastInfo else { return }
         let t0 = startTime ?? WallClockTime.now()
         file.setBroadcastInfo(BroadcastInfo(start: t0, offset: takeStartFrame ?? framesBefore, sampleRate: spec.fileRate))

@@ -20,6 +20,10 @@ public struct RecordingSpec: Sendable, Equatable {
     /// Armed (`--trigger`, `--transport`): each take its own numbered file, opened when the
     /// take starts.
     public var takes = false
+    /// The number of the first file (`--reconnect` goes on into the next number).
+    public var firstPiece = 1
+    /// Numbered files even without `--split` (`--reconnect`: a restart starts the next one).
+    public var alwaysNumbered = false
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
                 fileRate: Int, dither: Bool, splitFrames: Int64?) {
@@ -44,7 +48,7 @@ public struct RecordingSpec: Sendable, Equatable {
 
     /// The path of piece `number` (from 1), or the path itself when not split.
     public func path(ofPiece number: Int) -> String {
-        splitFrames == nil && !takes ? path : SplitNaming.path(path, piece: number)
+        splitFrames == nil && !takes && !alwaysNumbered ? path : SplitNaming.path(path, piece: number)
     }
 
     /// Most frames one file may hold (a 4 GB container), nil when unbounded.

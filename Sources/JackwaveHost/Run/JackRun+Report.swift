@@ -24,14 +24,16 @@ extension JackRun {
     }
 
     /// The one line said at the end: what was recorded, played or monitored.
-    func summary() -> String {
+    public func summary() -> String {
         let xruns = signals.xruns.load(ordering: .relaxed)
-        let dropped = signals.droppedFrames.load(ordering: .relaxed)
-        if let writer, let recording {
+        if writer != nil, let recording {
+            // With `--reconnect`, the whole run's: every connection's files and counts.
+            let totals = totals()
+            let (xruns, dropped) = (totals.xruns, totals.droppedFrames)
             let spec = recording.files.spec
-            let frames = writer.framesWritten.load(ordering: .relaxed)
+            let frames = totals.fileFrames
             let seconds = String(printf: "%.3f", Double(frames) / Double(spec.fileRate))
-            let paths = recording.files.paths
+            let paths = totals.paths
             // Armed with no take, no file was made: say so rather than name one.
             let names = paths.count > 1 ? "\(paths[0]) … \(paths[paths.count - 1]) (\(paths.count) files)"
                 : paths.first ?? (takes == nil ? spec.path : "no file")
@@ -39,7 +41,7 @@ extension JackRun {
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
             if let tone = settings.tone { line += ", tone \(tone.frequency.plainText) Hz" }
             if settings.printStart, let startTime { line += ", first frame at \(startTime.iso8601)" }
-            return line
+            return line + totals.gapText
         }
         let frames = signals.streamFrames.load(ordering: .relaxed)
         let seconds = String(printf: "%.3f", Double(frames) / Double(sampleRate))

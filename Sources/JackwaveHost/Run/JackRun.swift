@@ -41,6 +41,17 @@ public final class JackRun {
     private var reportedSkippedFrames = 0
     /// When the tone was asked to fade out (a first Ctrl-C, `q`), if it was.
     private var toneStopRequestedAt: Date?
+    /// `--events` and `--on-close`, when asked for; set before `run`.
+    public var observer: RunObserver?
+    /// What earlier connections recorded (`--reconnect`), for the summary; set before `run`.
+    public var carried: RunTotals?
+    /// Why the run ended, once it has.
+    public private(set) var ending: RunEnding?
+    /// The server went and `--reconnect` asks for another connection: the run ended
+    /// quietly, with its files complete.
+    public private(set) var awaitsReconnect = false
+    /// Told of frame 0's wall-clock time, on the main thread, once the run has started.
+    public var onStart: ((WallClockTime) -> Void)?
 
     /// Builds the engine for registered ports, warmed up, and the writer for `recording`.
     /// The level ring exists only when `levels` consumes it.
@@ -96,6 +107,7 @@ public final class JackRun {
             ownConnection(from: from, to: to, connected: connected)
         }
         notifications.install()
+        attachObserver()
         let context = Unmanaged.passUnretained(engine).toOpaque()
         do throws(JackError) {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
@@ -126,6 +138,8 @@ public final class JackRun {
         signals.started.store(true, ordering: .releasing)
         if settings.printStart { ui.say("first frame at \(start.iso8601)") }
         if let line = armedLine() { ui.say(line) }
+        onStart?(start)
+        observer?.events?.emit(.started, frame: observer?.timeline(streamFrame: 0) ?? 0)
 
         let (ending, handledInterrupts) = mainLoop(ui)
         return finish(ending, handledInterrupts: handledInterrupts, ui)
@@ -189,6 +203,7 @@ public final class JackRun {
         while true {
             usleep(ui.pace)
             flushMessages(ui)
+            observer?.poll(signals, messages: messages)
             ui.tick(self)
             if let levels {
                 if let failure = levels.drain(engine, report: { messages.post($0) }) {
@@ -244,11 +259,19 @@ public final class JackRun {
 
     /// Stops JACK, drains the rings, closes the files and says the summary.
     private func finish(_ ending: RunEnding, handledInterrupts: Int, _ ui: RunFrontEnd) -> Int32 {
+        self.ending = ending
         let serverAlive = ending != .serverGone
         // Who fed each input, asked while the server is still there to answer.
         let feeders = serverAlive ? inputs.map(\.connections) : nil
         notifications.quiet(reportingQueued: serverAlive)
-        if serverAlive { client.deactivate() }
+        // Stop taking frames before deactivating: `jack_deactivate` disconnects our ports
+        // first, and a cycle run after that records a period of silence that never arrived
+        // (seen at the end of Ctrl-C'd takes on jackd -S). The cycle under way when this is
+        // stored still has its connections, so it counts whole.
+        if serverAlive {
+            signals.started.store(false, ordering: .releasing)
+            client.deactivate()
+        }
         engine.publishPendingDrop()
         levels?.drainAndClose(engine, report: { messages.post($0) })
         ui.audioStopped()
@@ -260,6 +283,11 @@ public final class JackRun {
             if case .writeFailed = ending {} else { lateWriteFailure = writer.failure ?? "write failed" }
         }
         flushMessages(ui)
+        // The caller goes on with the next connection; it says what happened.
+        if ending == .serverGone && settings.reconnects && lateWriteFailure == nil {
+            awaitsReconnect = true
+            return code
+        }
         if let line = ending.errorLine { ui.error(line) }
         if let lateWriteFailure {
             ui.error("\(lateWriteFailure); the file holds everything written before the error")

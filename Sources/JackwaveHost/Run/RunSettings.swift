@@ -12,6 +12,9 @@ public struct RunSettings: Sendable {
     public var writerStallMicroseconds: UInt32
     /// Armed: how takes start and end (`--trigger`, `--transport`); nil records throughout.
     public var takes: TakeSettings?
+    /// `--reconnect`: a lost server ends this connection quietly (no error line, no
+    /// summary); the caller waits for a server and starts the next.
+    public var reconnects = false
 
     public init(frameLimit: Int64?, tone: ToneSettings?, bufferSeconds: Double, printStart: Bool,
                 writerStallMicroseconds: UInt32 = 0) {

@@ -64,6 +64,19 @@ public struct RunOptions: Equatable, Sendable {
     // Afterwards
     public var plotPath: String?
 
+    // Unattended
+    /// `--events FILE|-`: the JSON Lines event stream.
+    public var eventsPath: String?
+    /// `--on-close CMD`: run after each file is finalized.
+    public var onClose: String?
+    /// `--reconnect`: survive the server stopping or restarting.
+    public var reconnect = false
+    /// `--osc PORT`: remote control over UDP.
+    public var oscPort: Int?
+    /// Whether the files are numbered from the first (`take-001.wav`): a take that may be
+    /// cut or continued later (`--split`, `--reconnect`, `--osc`'s split).
+    public var numbersFiles: Bool { splitSeconds != nil || reconnect || oscPort != nil }
+
     public init() {}
 
     /// Whether this run plays a tone.

@@ -31,7 +31,7 @@ public enum RunOptionsParser {
             "jackwave loudness FILE... [--json]          loudness (EBU R 128) and true peak, offline",
         ],
         argument: nil,
-        sections: [recording, takes, tone, levels, jack, information],
+        sections: [recording, takes, tone, levels, unattended, jack, information],
         footer: [
             "Ctrl-C stops cleanly (a tone fades out first); a second Ctrl-C stops at once, still",
             "leaving a valid file. Exit codes: 0 done, 1 runtime failure, 2 bad usage.",
@@ -45,6 +45,7 @@ public enum RunOptionsParser {
         if o.manual && !o.toPatterns.isEmpty { throw UsageError("--manual and --to exclude each other") }
         // Options that only mean something with another: refuse rather than ignore them.
         try commandLine.checkNeeds(given)
+        try checkUnattended(o)
         if o.splitSeconds != nil && o.plotPath != nil {
             throw UsageError("--plot and --split exclude each other (plot a piece afterwards)")
         }

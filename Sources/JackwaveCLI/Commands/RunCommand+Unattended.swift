@@ -1,0 +1,65 @@
+import JackwaveHost
+
+extension RunCommand {
+    /// `--events`: its path checked like the other outputs (before anything is touched).
+    static func checkEvents(_ o: RunOptions) throws(UsageError) {
+        guard let path = o.eventsPath, path != "-" else { return }
+        try OutputPath.check(path, force: o.force, option: "--events")
+        let others = [("--record", o.recordPath), ("--levels", o.levelsPath), ("--plot", o.plotPath)]
+        for case let (option, other?) in others where other != "-" && OutputPath.canonical(other) == OutputPath.canonical(path) {
+            throw UsageError("--events and \(option) name the same file (\(path))")
+        }
+    }
+
+    /// The observer `--events`, `--on-close` and `--osc` ask for, its hook thread started;
+    /// nil when none is given. Opening the event file can fail: one line, and `ok` false
+    /// (the caller exits 1).
+    static func openObserver(_ o: RunOptions, remote: (RemoteControl, OscServer)?) -> (ok: Bool, observer: RunObserver?) {
+        guard o.eventsPath != nil || o.onClose != nil || remote != nil else { return (true, nil) }
+        let events: EventLog?
+        do throws(EventLogError) {
+            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
+        } catch {
+            Console.error(error.message)
+            return (false, nil)
+        }
+        let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events) })
+        observer.hook?.start()
+        (observer.remote, observer.oscServer) = (remote?.0, remote?.1)
+        return (true, observer)
+    }
+
+    /// After the last run: lets every `--on-close` command finish, says what they left
+    /// to say, and writes the `stopped` event.
+    static func finishObserver(_ observer: RunObserver?, code: Int32, run: JackRun) {
+        finishObserver(observer, code: code, frame: run.totals().receivedFrames)
+    }
+
+    /// The same, with the run's last frame on its timeline given.
+    static func finishObserver(_ observer: RunObserver?, code: Int32, frame: Int64) {
+        guard let observer else { return }
+        if let hook = observer.hook {
+            hook.finish()
+            for line in hook.messages.drain() { Console.say(line) }
+        }
+        if let remote = observer.remote {
+            remote.attach(nil)
+            for line in remote.lines.drain() { Console.say(line) }
+        }
+        observer.events?.emit(.stopped, frame: frame, [("exit_code", .int(Int64(code)))])
+        if let failure = observer.events?.failure { Console.error(failure) }
+    }
+}
+
+extension RunCommand {
+    /// `--osc PORT`: the remote control and its OSC server, listening from now on (its
+    /// thread is created while SIGINT and SIGTERM are still held, so it never takes them).
+    /// A stop over OSC is an interrupt, exactly as Ctrl-C.
+    static func startRemoteControl(port: Int) -> (RemoteControl, OscServer)? {
+        let remote = RemoteControl(requestStop: { SignalTrap.interruptFromRemote() })
+        guard let server = OscServer(port: port, handler: { path, arguments in remote.handle(path, arguments) }) else {
+            return nil
+        }
+        return (remote, server)
+    }
+}

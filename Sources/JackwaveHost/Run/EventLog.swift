@@ -1,0 +1,91 @@
+import FoundationEssentials
+import Glibc
+import JackwaveSoundFiles
+import Synchronization
+
+/// `--events FILE|-`: a JSON Lines stream of what happens in a run, one object per line with
+/// `event` (a `RunEventKind`), `time` (local ISO 8601 wall time, milliseconds) and `frame`
+/// (the position on the run's timeline: frames received since frame 0, at the server's
+/// rate, counted across reconnects), plus the event's own fields.
+///
+/// Written from the main thread and the writer thread (never the realtime one): a lock
+/// keeps lines whole, and each line is one `write(2)`, so a reader tailing the file never
+/// sees half an object. Objects are encoded by `JSONEncoder` (FoundationEssentials) with
+/// sorted keys, so a line's field order is stable.
+public final class EventLog: Sendable {
+    /// The descriptor written to: the file's, or 1 for `-`.
+    private let fd: Mutex<Int32>
+    private let ownsDescriptor: Bool
+    /// The first write error, said once by whoever reads `failure`.
+    private let failureText = Mutex<String?>(nil)
+
+    /// Opens (creates or truncates) `path`, or uses stdout for `-`.
+    public init(path: String) throws(EventLogError) {
+        if path == "-" {
+            fd = Mutex(1)
+            ownsDescriptor = false
+            return
+        }
+        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard opened >= 0 else { throw EventLogError(message: "--events \(path): \(String(cString: strerror(errno)))") }
+        fd = Mutex(opened)
+        ownsDescriptor = true
+    }
+
+    deinit { if ownsDescriptor { fd.withLock { _ = close($0) } } }
+
+    /// A field's value: what JSON can hold that an event needs.
+    public enum Value: Sendable, Encodable {
+        case string(String), int(Int64), double(Double), bool(Bool)
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case let .string(s): try container.encode(s)
+            case let .int(i): try container.encode(i)
+            case let .double(d): try container.encode(d.isFinite ? d : 0)
+            case let .bool(b): try container.encode(b)
+            }
+        }
+    }
+
+    /// Sorted keys, and `/` left as it is (paths stay readable).
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Writes one event line, stamped with the wall clock now.
+    public func emit(_ kind: RunEventKind, frame: Int64, _ fields: [(String, Value)] = []) {
+        var object: [String: Value] = ["event": .string(kind.rawValue), "time": .string(WallClockTime.now().iso8601),
+                                       "frame": .int(frame)]
+        for (key, value) in fields { object[key] = value }
+        guard var data = try? Self.encoder().encode(object) else { return }
+        data.append(UInt8(ascii: "\n"))
+        fd.withLock { fd in
+            let ok = data.withUnsafeBytes { bytes in writeAll(fd, bytes) }
+            if !ok { failureText.withLock { if $0 == nil { $0 = "--events: write failed: \(String(cString: strerror(errno)))" } } }
+        }
+    }
+
+    /// The first write error, if any (the events stop being complete; the recording goes on).
+    public var failure: String? { failureText.withLock { $0 } }
+
+    /// `write(2)` until every byte is out; false on an error.
+    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+}
+
+/// `--events` cannot be opened.
+public struct EventLogError: Error, Equatable {
+    public let message: String
+}

@@ -1,0 +1,17 @@
+extension JackRun {
+    /// Hands the observer the files' openings and closings and the connection reports.
+    /// Called before the writer starts, so the writer thread sees the observer set.
+    func attachObserver() {
+        guard let observer else { return }
+        observer.remote?.attach(remoteTarget)
+        if let spec = recording?.files.spec {
+            observer.setRates(file: spec.fileRate, server: spec.inputRate)
+            recording?.files.observer = observer
+        }
+        let signals = self.signals
+        notifications.connectionReported = { [unowned observer] from, to, connected in
+            observer.connection(from: from, to: to, connected: connected,
+                                streamFrame: signals.streamFrames.load(ordering: .relaxed))
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// What an `--events` line reports: its `"event"` field. Adding a kind is one line here
+/// (and one `EventLog.emit` call where it happens).
+public enum RunEventKind: String, Sendable {
+    /// A file's first frame was written (`path`); `frame` is its first frame on the run's timeline.
+    case fileOpened = "file_opened"
+    /// A file was finalized (`path`, `frames` in it, `ok` false if closing it failed).
+    case fileClosed = "file_closed"
+    /// The server reported xruns since the last line (`count`).
+    case xrun
+    /// Frames did not fit in the ring and were written as silence (`frames`).
+    case dropped
+    /// A connection to or from one of jackwave's ports was made (`from`, `to`).
+    case connected
+    /// A connection to or from one of jackwave's ports was broken (`from`, `to`).
+    case disconnected
+    /// The server went away (`reason`).
+    case serverLost = "server_lost"
+    /// A server came back after `--reconnect` waited (`gap_seconds`, `frames_lost`, `lost_by`).
+    case serverBack = "server_back"
+    /// `--on-close` failed for a file (`path`, `reason`).
+    case onCloseFailed = "on_close_failed"
+    /// Frame 0 of the run (or of a connection after a reconnect).
+    case started
+    /// The run ended (`reason`).
+    case stopped
+    /// A marker was dropped (`m`, SIGUSR1, `/jackwave/marker`): its `number` and `label`.
+    case marker
+    /// An armed take was triggered. Emitted by the trigger work when it lands.
+    case trigger
+}

@@ -1,0 +1,148 @@
+import Foundation
+import JackwaveHost
+import Synchronization
+import Testing
+
+/// `--osc PORT`: remote control, driven with `oscsend` (liblo-tools) as a user would.
+@Suite("Remote control over OSC", .serialized)
+struct OscEndToEndTests {
+    let server: JackServer
+    let dir = temporaryDirectory()
+
+    init() throws { server = try JackServer() }
+
+    /// A UDP port for one test: random, so that runs in parallel elsewhere do not collide.
+    static func freshPort() -> Int { Int.random(in: 20000..<60000) }
+
+    /// `oscsend localhost PORT PATH [TYPES VALUES…]`.
+    static func send(_ port: Int, _ path: String, _ typesAndValues: String...) throws {
+        let out = try Run.tool("/usr/bin/oscsend", ["localhost", "\(port)", path] + typesAndValues, server: nil, timeout: 10)
+        guard out.status == 0 else { throw TestFailure("oscsend \(path) failed: \(out.stderr)") }
+    }
+
+    /// Starts jackwave with `--osc PORT` and waits until frames are on disk in `firstFile`.
+    func start(_ arguments: [String], port: Int, firstFile: String) throws -> Run.Running {
+        let run = try Run.start(Run.jackwave, arguments + ["--osc", "\(port)"], server: server.name)
+        guard run.waitForRecordedFrames(firstFile, moreThan: 24000) else {
+            run.signal(SIGKILL)
+            throw TestFailure("no frames in \(firstFile): \(run.stderrSoFar)")
+        }
+        return run
+    }
+
+    @Test("/jackwave/split cuts the take sample-exactly: the next file begins with the very next frame")
+    func splitIsSampleExact() throws {
+        let source = try server.startTestSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let port = Self.freshPort()
+        let path = dir + "/cut.wav"
+        let pieces = [dir + "/cut-001.wav", dir + "/cut-002.wav"]
+        let run = try start(["--record", path, "-p", "src:out_*"], port: port, firstFile: pieces[0])
+        try Self.send(port, "/jackwave/split")
+        #expect(run.waitForStderr("OSC: split at"), "\(run.stderrSoFar)")
+        #expect(run.waitForRecordedFrames(pieces[1], moreThan: 24000), "\(run.stderrSoFar)")
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        let first = try Recording(pieces[0]), second = try Recording(pieces[1])
+        // The frame the split was asked at is where the first file ends.
+        let said = out.stderr.firstMatch(of: #/split at [0-9.]+ s \(frame (\d+)\)/#).flatMap { Int($0.1) }
+        #expect(said == first.frames, "\(out.stderr)")
+        #expect(TestPattern.firstMismatch(in: first, from: 0) == nil)
+        #expect(TestPattern.firstMismatch(in: second, from: 0) == nil)
+        // Continuous across the cut: the second file's first frame follows the first's last.
+        let last = TestPattern.phase(of: first[first.frames - 1, 0])
+        #expect(TestPattern.phase(of: second[0, 0]) == (last + 1) % 16384)
+        #expect(out.stderr.contains("(2 files)"), "\(out.stderr)")
+    }
+
+    @Test("/jackwave/stop stops the take as Ctrl-C does: a finalized file and exit 0")
+    func stopFinalizes() throws {
+        let port = Self.freshPort()
+        let path = dir + "/stopped.wav"
+        let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: dir + "/stopped-001.wav")
+        try Self.send(port, "/jackwave/stop")
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(dir + "/stopped-001.wav")
+        #expect(rec.frames > 24000)
+        #expect(out.stderr.contains("\(rec.frames) frames"), "\(out.stderr)")
+    }
+
+    @Test("/jackwave/status replies to the sender with state, file, frames, xruns and dropped frames")
+    func statusReplies() throws {
+        let port = Self.freshPort()
+        let path = dir + "/status.wav"
+        let file = dir + "/status-001.wav"
+        let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: file)
+        defer { run.signal(SIGINT); _ = run.finish(timeout: 30) }
+        let replies = Mutex<[(String, [OscArgument])]>([])
+        guard let peer = OscServer(port: 0, handler: { path, arguments in
+            replies.withLock { $0.append((path, arguments)) }
+            return nil
+        }) else { throw TestFailure("no OSC peer") }
+        peer.send(("/jackwave/status", []), toHost: "localhost", port: port)
+        #expect(waitUntil(timeout: 10) { !replies.withLock { $0.isEmpty } })
+        let reply = replies.withLock { $0.first }
+        #expect(reply?.0 == "/jackwave/status")
+        let arguments = reply?.1 ?? []
+        #expect(arguments.count == 5)
+        guard arguments.count == 5 else { return }
+        #expect(arguments[0] == .string("recording"))
+        #expect(arguments[1] == .string(file))
+        if case let .int(frames) = arguments[2] { #expect(frames > 24000) } else { Issue.record("frames: \(arguments[2])") }
+        if case let .int(xruns) = arguments[3] { #expect(xruns >= 0) } else { Issue.record("xruns: \(arguments[3])") }
+        #expect(arguments[4] == .int(0))
+    }
+
+    @Test("/jackwave/tone/frequency changes the tone that plays (recorded from its own output)")
+    func toneFrequency() throws {
+        let port = Self.freshPort()
+        let path = dir + "/tone.wav"
+        let file = dir + "/tone-001.wav"
+        let run = try start(["--record", path, "--tone", "440", "-c", "1", "-p", "jackwave:out_1"],
+                            port: port, firstFile: file)
+        try Self.send(port, "/jackwave/tone/frequency", "f", "1000")
+        #expect(run.waitForStderr("OSC: tone 1000.00 Hz"), "\(run.stderrSoFar)")
+        let now = Recording.framesSoFar(file)
+        #expect(run.waitForRecordedFrames(file, moreThan: now + 72000), "\(run.stderrSoFar)")
+        run.signal(SIGINT)
+        #expect(run.finish(timeout: 30).status == 0)
+        let rec = try Recording(file)
+        // Rising zero crossings over the second before the fade-out: the frequency in Hz.
+        let end = rec.frames - 24000
+        var crossings = 0
+        for f in (end - 48000 + 1)..<end where rec[f - 1, 0] < 0 && rec[f, 0] >= 0 { crossings += 1 }
+        #expect(abs(crossings - 1000) <= 1, "\(crossings) rising zero crossings in 1 s")
+    }
+
+    @Test("a malformed or unknown message is one line on stderr and changes nothing")
+    func malformedChangesNothing() throws {
+        let port = Self.freshPort()
+        let path = dir + "/bad.wav"
+        let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: dir + "/bad-001.wav")
+        try Self.send(port, "/jackwave/bogus", "i", "3")
+        try Self.send(port, "/jackwave/split", "i", "1")
+        try Self.send(port, "/jackwave/tone/frequency", "s", "loud")
+        try Self.send(port, "/jackwave/status")   // the fence: handled after the three above
+        #expect(waitUntil(timeout: 10) { run.stderrSoFar.components(separatedBy: "OSC: ").count - 1 >= 3 || !run.isRunning })
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        let lines = out.stderr.split(separator: "\n").filter { $0.contains("OSC: ") }
+        #expect(lines.count == 3, "\(out.stderr)")
+        #expect(lines.first?.contains("unknown message /jackwave/bogus") == true, "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/bad-002.wav"))
+    }
+
+    @Test("--osc on a port already in use exits 1 with one line and creates no file")
+    func portInUse() throws {
+        guard let holder = OscServer(port: 0, handler: { _, _ in nil }) else { throw TestFailure("no OSC peer") }
+        let caseDir = dir + "/busy"
+        try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
+        let run = try Run.jackwave(["--record", caseDir + "/x.wav", "--osc", "\(holder.port)"], server: server.name)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: caseDir).isEmpty)
+    }
+}
