@@ -1,5 +1,6 @@
 import Foundation
 import JackwaveHost
+import JackwaveSoundFiles
 import Synchronization
 import Testing
 
@@ -67,6 +68,24 @@ struct OscEndToEndTests {
         let rec = try Recording(dir + "/stopped-001.wav")
         #expect(rec.frames > 24000)
         #expect(out.stderr.contains("\(rec.frames) frames"), "\(out.stderr)")
+    }
+
+    @Test("/jackwave/marker drops a labelled marker: a cue point in the file, a line and a marker event")
+    func markerLands() throws {
+        let port = Self.freshPort()
+        let path = dir + "/marked.wav", first = dir + "/marked-001.wav", events = dir + "/marked.jsonl"
+        let run = try start(["--record", path, "-c", "1", "--manual", "--events", events], port: port, firstFile: first)
+        try Self.send(port, "/jackwave/marker", "s", "verse")
+        #expect(run.waitForStderr("marker 1 (verse) at"), "\(run.stderrSoFar)")
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        let file = try SoundFile(readingFrom: first)
+        #expect(file.cues.map(\.number) == [1], "\(out.stderr)")
+        #expect(file.cues.first.map { $0.frame > 24000 && $0.frame < file.frames } == true)
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains(#""event":"marker""#) && $0.contains(#""label":"verse""#) && $0.contains(#""number":1"#) },
+                "\(lines)")
     }
 
     @Test("/jackwave/status replies to the sender with state, file, frames, xruns and dropped frames")

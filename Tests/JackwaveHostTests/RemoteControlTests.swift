@@ -40,9 +40,11 @@ struct RemoteControlTests {
         #expect(stops.count.load(ordering: .relaxed) == 0)
     }
 
-    @Test("/jackwave/marker replies that markers are not available yet")
-    func marker() {
+    @Test("/jackwave/marker while nothing records is one line, no reply and no marker")
+    func markerWithoutRecording() {
         let remote = RemoteControl(requestStop: {})
-        #expect(remote.handle("/jackwave/marker", [.string("verse")])?.arguments == [.string("markers not available")])
+        #expect(remote.handle("/jackwave/marker", [.string("verse")]) == nil)
+        let lines = remote.lines.drain()
+        #expect(lines == ["OSC: /jackwave/marker: nothing is being recorded (ignored)"])
     }
 }
