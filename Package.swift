@@ -44,8 +44,9 @@ let package = Package(
         /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
         .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion).
+        /// JackwaveLoudness: the live loudness analysis (`--loudness`) runs in its own thread here.
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                     "CJack", "CSoxr", "CGlibcExtras"]),
+                                                     "JackwaveLoudness", "CJack", "CSoxr", "CGlibcExtras"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
@@ -65,7 +66,8 @@ let package = Package(
         .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveSoundFiles", "CSndfile"]),
         .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
-        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
+                                                               "JackwaveLevelStream"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),

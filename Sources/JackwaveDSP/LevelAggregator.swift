@@ -4,6 +4,9 @@ public struct LevelRow: Equatable, Sendable {
     public var frame: Int64
     /// Linear peak per channel (1.0 = full scale).
     public var peaks: [Float]
+    /// The loudness at the row's end, in a stream with loudness columns (`--loudness`); nil
+    /// where the analysis had none (before its first 100 ms, or after it fell behind).
+    public var loudness: LoudnessColumns? = nil
 
     public init(frame: Int64, peaks: [Float]) {
         self.frame = frame

@@ -22,15 +22,24 @@ extension LevelStreamReader {
             }
             if channels == nil {
                 channels = peaks.count
-                rows = LevelStreamTable(channelNames: nil, channelCount: peaks.count)
+                rows = LevelStreamTable(channelNames: nil, channelCount: peaks.count, hasLoudness: row.mentionsLoudness)
             }
             guard peaks.count == channels else {
                 throw LevelStreamReadError("\(place): \(peaks.count) peaks, earlier lines have \(channels!)")
+            }
+            let loudness = row.loudnessValues
+            if rows.hasLoudness || row.mentionsLoudness {
+                guard rows.hasLoudness, let loudness, loudness.count == 4 + peaks.count else {
+                    throw LevelStreamReadError("\(place): the loudness must be \"lufs_m\", \"lufs_s\", \"lufs_i\", \"lra\" and a \"dbtp\" array of \(peaks.count) on every line, or on none")
+                }
             }
             try peaks.withUnsafeBufferPointer { (p: UnsafeBufferPointer<Double>) throws(LevelStreamReadError) in
                 try rows.append(frame: frame, time: time, peaks: p, at: place, text: { k in
                     String(k == 0 ? frame : k == 1 ? time : peaks[k - 2])
                 })
+            }
+            if let loudness {
+                loudness.withUnsafeBufferPointer { rows.appendLoudness($0) }
             }
         }
         guard channels != nil else { throw LevelStreamReadError("\(path): the level stream is empty") }
@@ -45,6 +54,10 @@ extension LevelStreamReader {
         var row = FlatObject()
         row.frame = (object["frame"] as? NSNumber)?.doubleValue
         row.time = (object["time"] as? NSNumber)?.doubleValue
+        for (k, key) in FlatObject.loudnessKeys.enumerated() where object[key] != nil {
+            row.loudness[k] = object[key] is NSNull ? .nan : (object[key] as? NSNumber)?.doubleValue
+        }
+        if let list = object["dbtp"] as? [Any] { row.dbtp = list.map { ($0 as? NSNumber)?.doubleValue ?? .nan } }
         if let list = object["peak"] as? [Any] {
             var peaks: [Double] = []
             for v in list {

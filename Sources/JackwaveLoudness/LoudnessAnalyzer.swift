@@ -33,6 +33,10 @@ public final class LoudnessAnalyzer {
     /// Their maxima since the start, LUFS.
     public private(set) var maxMomentary = -Double.infinity
     public private(set) var maxShortTerm = -Double.infinity
+    /// Each channel's largest true peak (linear) since `takeRecentTruePeaks` last ran: the
+    /// live meter's current true peak. libebur128 keeps only the whole run's and the last
+    /// add's, so the last add's is folded in after each one (a call per channel per 10 ms).
+    private var recentTruePeaks: [Double]
 
     /// A meter with every mode jackwave reports, weighted as `weighting` says; nil if
     /// libebur128 refuses the channels or rate.
@@ -43,6 +47,13 @@ public final class LoudnessAnalyzer {
         self.meter = meter
         stepFrames = sampleRate / 100
         energies = Array(repeating: 0, count: Self.shortTermSteps)
+        recentTruePeaks = Array(repeating: 0, count: weighting.weights.count)
+    }
+
+    /// Each channel's largest true peak (linear) since the last call, and starts anew.
+    public func takeRecentTruePeaks() -> [Double] {
+        defer { for c in recentTruePeaks.indices { recentTruePeaks[c] = 0 } }
+        return recentTruePeaks
     }
 
     /// Frames still to add before the current 10-ms step ends.
@@ -54,6 +65,7 @@ public final class LoudnessAnalyzer {
         while done < count {
             let piece = min(count - done, stepFrames - partial)
             meter.add(frames + done * meter.channels, count: piece)
+            for c in recentTruePeaks.indices { recentTruePeaks[c] = max(recentTruePeaks[c], meter.truePeakOfLastAdd(channel: c)) }
             done += piece
             partial += piece
             if partial == stepFrames { finishStep() }

@@ -71,6 +71,9 @@ public final class RecordingWriter: @unchecked Sendable {
     /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
     static let stalledPassFrames = 4096
+    /// The live loudness analysis (`--loudness`), handed a copy of every frame written (at
+    /// the server's rate, gaps as silence); it never makes the writer wait. Set before `start`.
+    public var loudness: LoudnessFeed?
 
     /// A writer for `pipeline`'s files, fed by `ring` (width = the files' channels) and `drops`.
     public init(pipeline: RecordingPipeline, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
@@ -168,6 +171,7 @@ public final class RecordingWriter: @unchecked Sendable {
         if !failed.load(ordering: .relaxed) && !pipeline.finish() { recordFailure() }
         if !pipeline.files.close() && !failed.load(ordering: .relaxed) { recordFailure() }
         framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
+        loudness?.inputEnded()
     }
 
     /// Writes what was in the ring when the pass began, with the gaps announced in it, and
@@ -213,6 +217,8 @@ public final class RecordingWriter: @unchecked Sendable {
         if r.secondCount > 0 { presence.observe(r.second, frames: r.secondCount) }
         guard put(r.first, frames: r.firstCount) else { return 0 }
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
+        loudness?.offer(r.first, count: r.firstCount)
+        if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
         ring.commitRead(r.count)
         return r.count
     }
@@ -222,6 +228,7 @@ public final class RecordingWriter: @unchecked Sendable {
         while left > 0 && !failed.load(ordering: .relaxed) {
             let n = Int(min(left, Int64(Self.zeroFrames)))
             guard put(zeros, frames: n) else { return }
+            loudness?.offerSilence(n)
             left -= Int64(n)
         }
     }

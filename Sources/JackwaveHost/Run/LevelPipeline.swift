@@ -9,16 +9,26 @@ import JackwaveLevelStream
 /// if one is due. Main thread only.
 public final class LevelPipeline {
     /// The stream's write failure, once there is one (the run then stops with exit 1).
-    public private(set) var failure: String?
+    public internal(set) var failure: String?
     private let sampleRate: Int
     private let channels: Int
-    private let stream: LevelStreamWriter?
-    private var aggregator: LevelAggregator
-    private let display: LevelDisplay?
+    let stream: LevelStreamWriter?
+    var aggregator: LevelAggregator
+    let display: LevelDisplay?
     private var gaps: LevelGapTracker
-    private var rows: [LevelRow] = []
+    var rows: [LevelRow] = []
     private var peaks: [Float]
     private var closed = false
+    /// The live loudness analysis whose readings join the rows and the display
+    /// (`--loudness`); set before the run. See `LevelPipeline+Loudness`.
+    public var loudness: LoudnessFeed? {
+        didSet { startLoudness() }
+    }
+    /// Rows waiting for their loudness, and where each row of `rows` ends.
+    var joiner: LoudnessRowJoiner?
+    var rowEnds: [Int64] = []
+    /// The end of the latest block, the last row's end at the close.
+    private var lastBlockEnd: Int64 = 0
 
     /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
     /// block, or one per `intervalFrames`), blocks for `display`. At least one of them.
@@ -48,11 +58,17 @@ public final class LevelPipeline {
                 let frames = Int(records[0].frameCount)
                 for c in 0..<channels { peaks[c] = records[c].peak }
                 if let lost = gaps.check(startFrame: start, frameCount: frames) { lostLines.append(lost) }
-                if stream != nil { aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows) }
+                if stream != nil {
+                    let before = rows.count
+                    aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows)
+                    noteEnds(from: before, blockEnd: start + Int64(frames))
+                }
+                lastBlockEnd = start + Int64(frames)
                 display?.levels(startFrame: start, frameCount: frames, peaks: peaks)
             }
         }
         ring.commitRead(regions.count)
+        pollLoudness()
         writeRows()
         for line in lostLines { report(line) }
         return failure
@@ -70,17 +86,22 @@ public final class LevelPipeline {
         _ = drain(engine, report: report)
         closed = true
         if stream != nil {
+            let before = rows.count
             aggregator.finish(into: &rows)
+            noteEnds(from: before, blockEnd: lastBlockEnd)
             writeRows()
         }
         if let lost = gaps.close(droppedBlocks: engine.signals.droppedLevelBlocks.load(ordering: .relaxed)) {
             report(lost)
         }
-        if let stream, failure == nil { failure = stream.close() }
+        // With loudness, the stream stays open for the rows still waiting for theirs
+        // (`finishLoudness`, once the analysis has ended).
+        if let stream, failure == nil, loudness == nil { failure = stream.close() }
         display?.close()
     }
 
-    private func writeRows() {
+    func writeRows() {
+        if loudness != nil { joinLoudness() }
         guard let stream, !rows.isEmpty else { return }
         stream.append(rows)
         rows.removeAll(keepingCapacity: true)
