@@ -22,7 +22,7 @@ extension MeterRenderer {
     /// The three loudness lines for a bar of `barWidth` cells, cut to `columns`.
     static func loudnessLines(_ l: MeterLoudness, names: [String], barWidth: Int, columns: Int) -> [StyledLine] {
         var figures = StyledLine("M " + lufsText(l.momentary) + "  S " + lufsText(l.shortTerm)
-                                 + "  I " + lufsText(l.integrated) + " LUFS  LRA " + lufsText(l.range) + " LU  target "
+                                 + "  I " + lufsText(l.integrated) + " LUFS  LRA " + String(format: "%6.1f", l.range) + " LU  target "
                                  + targetText(l.target))
         if l.integrated.isFinite {
             let off = l.integrated - l.target

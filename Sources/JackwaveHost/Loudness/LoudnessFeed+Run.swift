@@ -11,7 +11,7 @@ extension LoudnessFeed {
     /// max momentary -20.1, max short-term -22.0 LUFS, true peak -1.2 dBTP`; nil if the
     /// analysis fell behind (its figures would leave audio out) or measured nothing.
     public static func summaryLine(_ feed: LoudnessFeed) -> String? {
-        guard !feed.behind.load(ordering: .relaxed), let r = feed.latest else { return nil }
+        guard !feed.hasStopped, let r = feed.latest else { return nil }
         let peak = r.columns.truePeaks.max() ?? -.infinity
         return "loudness: I \(text(r.columns.integrated)) LUFS, LRA \(text(r.columns.range)) LU, true peak \(text(peak)) dBTP"
     }

@@ -21,9 +21,10 @@ import Synchronization
 public final class LoudnessFeed: @unchecked Sendable {
     /// Readings per second of audio: BS.1770's momentary maximum needs at least 10.
     public static let readingsPerSecond = 10
-    /// The offers ring, in seconds of audio: the writer hands over up to 0.2 s a pass, and
-    /// a 16-channel analysis runs far faster than real time, so 4 s is only crossed by a
-    /// thread that is not being run at all (15 MB at 16 channels, 48 kHz).
+    /// The offers ring holds at least this much audio, in seconds, and at least the writer's
+    /// own ring: a writer that catches up after a stalled disk hands over up to its whole
+    /// ring in one pass, and that must fit (the analysis is not behind then, the writer was).
+    /// Otherwise a pass is 0.1–0.2 s and the analysis runs many times faster than real time.
     public static let offerSeconds = 4.0
     /// The engine ring when only metering, in seconds: the same reasoning, locked memory.
     public static let meterRingSeconds = 2.0
@@ -53,7 +54,11 @@ public final class LoudnessFeed: @unchecked Sendable {
     private let inputDone = Atomic<Bool>(false)
     /// The analysis fell behind and stopped (set by either side; relaxed: a lone flag, and
     /// its message is posted by whoever set it).
-    public let behind = Atomic<Bool>(false)
+    let behind = Atomic<Bool>(false)
+    /// Whether the analysis fell behind (or was given up on) and stopped.
+    public var hasStopped: Bool { behind.load(ordering: .relaxed) }
+    /// Gives the analysis up (it did not finish in time): no more readings count.
+    public func giveUp() { behind.store(true, ordering: .relaxed) }
 
     /// Readings not yet taken, when someone takes them (`keepsReadings`), and the latest.
     private let pending = Mutex<[LoudnessReading]>([])
@@ -85,10 +90,11 @@ public final class LoudnessFeed: @unchecked Sendable {
         nextReading = Int64(readingFrames)
     }
 
-    /// Frames are offered by the writer (`offer`, `offerSilence`). Call before `start`.
-    public func acceptOffers(messages: MessageQueue) {
+    /// Frames are offered by the writer (`offer`, `offerSilence`), whose own ring holds
+    /// `writerFrames`. Call before `start`.
+    public func acceptOffers(writerFrames: Int, messages: MessageQueue) {
         self.messages = messages
-        ring = SPSCRing(minimumCapacity: Int(Self.offerSeconds * Double(sampleRate)), width: channels)
+        ring = SPSCRing(minimumCapacity: max(writerFrames, Int(Self.offerSeconds * Double(sampleRate))), width: channels)
     }
 
     /// The thread consumes the engine's audio ring and its drop events. Call before `start`.

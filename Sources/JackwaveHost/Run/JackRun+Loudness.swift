@@ -3,7 +3,8 @@ import Foundation
 /// The live loudness analysis's place in a run (`--loudness`).
 extension JackRun {
     /// How long the end of a run waits for the analysis to measure what it still holds: its
-    /// ring holds at most 4 s of audio, which it measures many times faster than real time.
+    /// ring holds at most the writer's ring (10 s by default), which it measures many times
+    /// faster than real time.
     static let loudnessWait = 10.0
 
     /// Feeds the analysis: from the writer when recording, else from the engine's audio ring
@@ -11,7 +12,7 @@ extension JackRun {
     func attachLoudness() {
         guard let loudness else { return }
         if let writer {
-            loudness.acceptOffers(messages: messages)
+            loudness.acceptOffers(writerFrames: writer.ring.capacity, messages: messages)
             writer.loudness = loudness
         } else if let ring = engine.audioRing {
             loudness.consume(ring, drops: engine.dropRing, messages: messages)
@@ -22,7 +23,12 @@ extension JackRun {
     /// last rows, and the summary says the integrated loudness, LRA and true peak.
     func finishLoudness(_ ui: RunFrontEnd) {
         guard let loudness else { return }
-        if let levels { levels.finishLoudness(timeout: Self.loudnessWait) } else { _ = loudness.wait(timeout: Self.loudnessWait) }
+        if !loudness.wait(timeout: Self.loudnessWait) {
+            // Its figures would leave the end out: the rows still waiting get none.
+            loudness.giveUp()
+            ui.say("loudness analysis did not finish within \(Int(Self.loudnessWait)) s; the loudness of the end is left out")
+        }
+        levels?.finishLoudness()
         if let line = LoudnessFeed.summaryLine(loudness) { ui.say(line) }
     }
 }

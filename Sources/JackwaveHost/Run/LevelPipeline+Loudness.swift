@@ -43,15 +43,12 @@ extension LevelPipeline {
         self.joiner = joiner
     }
 
-    /// The end of a run with loudness, after the analysis was told its input ended: waits
-    /// for its last reading (at most `timeout` seconds), writes the rows still held, and
-    /// closes the stream.
-    public func finishLoudness(timeout: Double) {
+    /// The end of a run with loudness, once the analysis has ended (or been given up on):
+    /// writes the rows still held, with the last reading, and closes the stream.
+    public func finishLoudness() {
         guard let loudness else { return }
-        if !loudness.wait(timeout: timeout) {
-            loudness.behind.store(true, ordering: .relaxed)
-        }
-        pollLoudness()
+        // Given up on: the readings still to come would race with the close.
+        if !loudness.hasStopped { pollLoudness() }
         joiner?.close()
         writeRows()
         if let stream, failure == nil { failure = stream.close() }
