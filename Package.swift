@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                      "JackwaveLoudness", "CJack", "CSoxr", "CGlibcExtras"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
-        .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
+        /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
+        .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness"]),
@@ -67,7 +68,7 @@ let package = Package(
         .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
         .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
-                                                               "JackwaveLevelStream"]),
+                                                               "JackwaveLevelStream", "JackwaveLoudness"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),

@@ -38,16 +38,17 @@ public final class LoudnessAnalyzer {
     /// add's, so the last add's is folded in after each one (a call per channel per 10 ms).
     private var recentTruePeaks: [Double]
 
-    /// A meter with every mode jackwave reports, weighted as `weighting` says; nil if
+    /// A meter with every mode jackwave reports (or only `modes`: a picture of the curves
+    /// needs no true peak, which is most of the cost), weighted as `weighting` says; nil if
     /// libebur128 refuses the channels or rate.
-    public init?(sampleRate: Int, weighting: ChannelWeighting) {
+    public init?(sampleRate: Int, weighting: ChannelWeighting, modes: LoudnessModes = .all) {
         guard sampleRate >= 100,
-              let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: .all) else { return nil }
+              let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: modes) else { return nil }
         for (c, weight) in weighting.weights.enumerated() where !meter.setWeight(weight, channel: c) { return nil }
         self.meter = meter
         stepFrames = sampleRate / 100
         energies = Array(repeating: 0, count: Self.shortTermSteps)
-        recentTruePeaks = Array(repeating: 0, count: weighting.weights.count)
+        recentTruePeaks = Array(repeating: 0, count: modes.contains(.truePeak) ? weighting.weights.count : 0)
     }
 
     /// Each channel's largest true peak (linear) since the last call, and starts anew.
