@@ -40,7 +40,8 @@ let package = Package(
         /// libsndfile for the files, CGlibcExtras for `fallocate`.
         .target(name: "JackwaveSoundFiles", dependencies: ["CSndfile", "CGlibcExtras"]),
         /// Loudness through libebur128; reads sound files for the offline measure. No JACK.
-        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
+        /// JackwaveDSP for the true-peak filter.
+        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveDSP", "JackwaveSoundFiles"]),
         /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
         .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion).

@@ -16,9 +16,7 @@ public struct LoudnessModes: OptionSet, Sendable {
     public static let loudnessRange = LoudnessModes(rawValue: EBUR128_MODE_LRA.rawValue)
     /// The largest |sample| per channel.
     public static let samplePeak = LoudnessModes(rawValue: EBUR128_MODE_SAMPLE_PEAK.rawValue)
-    /// The largest 4×-oversampled |sample| per channel (BS.1770 Annex 2).
-    public static let truePeak = LoudnessModes(rawValue: EBUR128_MODE_TRUE_PEAK.rawValue)
 
-    /// Everything jackwave reports.
-    public static let all: LoudnessModes = [.shortTerm, .integrated, .loudnessRange, .truePeak]
+    /// Everything jackwave asks libebur128 for; the true peak is `TruePeakFilter`'s.
+    public static let all: LoudnessModes = [.shortTerm, .integrated, .loudnessRange, .samplePeak]
 }

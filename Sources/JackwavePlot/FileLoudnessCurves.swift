@@ -14,7 +14,7 @@ enum FileLoudnessCurves {
     static func measure(_ file: SoundFile, upTo last: Int64) -> LoudnessCurves? {
         let weighting = ChannelWeighting(channels: file.channels, positions: file.channelPositions)
         guard let analyzer = LoudnessAnalyzer(sampleRate: file.sampleRate, weighting: weighting,
-                                              modes: [.shortTerm, .integrated]),
+                                              modes: [.shortTerm, .integrated], truePeak: false),
               file.seek(toFrame: 0) else { return nil }
         let step = max(1, file.sampleRate / pointsPerSecond)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: step * file.channels)

@@ -21,16 +21,7 @@ public enum LoudnessLaneRenderer {
 
     /// The lane: background, grid and labels, then the curves. `x` maps seconds to pixels.
     public static func draw(_ curves: LoudnessCurves, box: Box, ticks: TimeTicks, x: (Double) -> Double, on ctx: CairoContext) {
-        ctx.setColor(Palette.lane)
-        ctx.rectangle(x: box.x, y: box.y, width: box.width, height: box.height)
-        ctx.fill()
-        ctx.setLineWidth(1)
-        ctx.setColor(Palette.grid)
-        for t in ticks.values {
-            let px = x(t).rounded(.down) + 0.5
-            ctx.move(to: px, box.y)
-            ctx.line(to: px, box.bottom)
-        }
+        PlotChrome.laneBackground(ctx, box, ticks: ticks, x: x)
         let levels = stride(from: floor + gridStep, through: -gridStep, by: gridStep)
         for lufs in levels {
             let py = y(lufs, in: box).rounded(.down) + 0.5

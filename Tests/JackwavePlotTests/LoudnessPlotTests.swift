@@ -6,10 +6,7 @@ import Testing
 private struct LoudnessPicture {
     let surface: CairoSurface
 
-    init(png path: String) {
-        surface = CairoSurface.image(png: path)
-        surface.flush()
-    }
+    init(png path: String) { surface = decodedPNG(path) }
 
     /// The short-term curve's colour (0x1b7f3b, antialiased at its edges): strongly green,
     /// and darker than the momentary curve's light green (0x9fd8a8).

@@ -1,4 +1,3 @@
-import CGlibcExtras
 import Foundation
 import JackwaveDSP
 import JackwaveLoudness
@@ -71,8 +70,7 @@ public final class LoudnessFeed: @unchecked Sendable {
     private var analyzed: Int64 = 0
     private var nextReading: Int64
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let thread = WorkerThread(name: "jackwave-loudness")
     /// Set by the thread as it ends (`.releasing`: its last reading is queued before).
     private let finishedFlag = Atomic<Bool>(false)
 
@@ -172,25 +170,15 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// Starts the thread. `acceptOffers` or `consume` first.
     public func start() {
         precondition(ring != nil, "acceptOffers or consume before start")
-        let t = Thread { [self] in
-            _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-loudness")
+        thread.start { [self] in
             run()
             finishedFlag.store(true, ordering: .releasing)
-            done.signal()
         }
-        t.name = "jackwave-loudness"
-        thread = t
-        t.start()
     }
 
     /// Waits up to `timeout` seconds for the thread to end; true once it has (or it never
     /// started).
-    public func wait(timeout: Double) -> Bool {
-        guard thread != nil else { return true }
-        guard done.wait(timeout: .now() + timeout) == .success else { return false }
-        thread = nil
-        return true
-    }
+    public func wait(timeout: Double) -> Bool { thread.wait(timeout: timeout) }
 
     // MARK: The analysis thread
 
@@ -242,7 +230,7 @@ public final class LoudnessFeed: @unchecked Sendable {
             columns: LoudnessColumns(
                 momentary: Float(analyzer.momentary), shortTerm: Float(analyzer.shortTerm),
                 integrated: Float(meter.integrated), range: Float(meter.loudnessRange),
-                truePeaks: (0..<channels).map { Float(LoudnessSummary.decibels(meter.truePeak(channel: $0))) }),
+                truePeaks: (0..<channels).map { Float(LoudnessSummary.decibels(analyzer.truePeak(channel: $0))) }),
             recentTruePeaks: recent.map { Float(LoudnessSummary.decibels($0)) })
         if keepsReadings { pending.withLock { $0.append(reading) } }
         newest.withLock { $0 = reading }

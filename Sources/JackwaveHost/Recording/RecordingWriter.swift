@@ -1,4 +1,3 @@
-import CGlibcExtras
 import Foundation
 import JackwaveDSP
 import JackwaveSoundFiles
@@ -65,8 +64,7 @@ public final class RecordingWriter: @unchecked Sendable {
     /// Which channels have carried any signal. Written by the writer thread; read by
     /// others only once `wait` has returned true (the thread's end orders the two).
     private var presence: SignalPresence
-    private let done = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let thread = WorkerThread(name: "jackwave-writer")
     /// Test hook: the writer sleeps this long before each pass and writes at most
     /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
@@ -110,13 +108,7 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Starts the thread.
     public func start() {
-        let t = Thread { [self] in
-            run()
-            done.signal()
-        }
-        t.name = "jackwave-writer"
-        thread = t
-        t.start()
+        thread.start { [self] in run() }
     }
 
     /// Asks the thread to end: after draining what the ring holds, or at once. A later
@@ -128,17 +120,9 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for the thread to end; true once it has. The file is
     /// closed, and so valid, when this returns true.
-    public func wait(timeout: Double) -> Bool {
-        guard thread != nil else { return true }
-        guard done.wait(timeout: .now() + timeout) == .success else { return false }
-        thread = nil
-        return true
-    }
+    public func wait(timeout: Double) -> Bool { thread.wait(timeout: timeout) }
 
     private func run() {
-        // `Thread.name`, set before `start()`, never reaches the kernel here (every thread
-        // showed as "jackwave" in /proc/PID/task/*/comm); this is the name `top -H` shows.
-        _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-writer")
         let poll = Double(pollInterval) / 1e6
         let framesPerPoll = Int(poll * Double(inputRate))
         var lastHeader = DispatchTime.now().uptimeNanoseconds

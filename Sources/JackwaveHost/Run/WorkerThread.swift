@@ -1,0 +1,37 @@
+import CGlibcExtras
+import Foundation
+
+/// A named non-realtime thread that runs one body to its end, and can be waited for with a
+/// bound: the writer's and the loudness analysis's.
+final class WorkerThread: @unchecked Sendable {
+    /// The name `top -H` and /proc/PID/task/*/comm show.
+    let name: String
+    private let done = DispatchSemaphore(value: 0)
+    /// Set by `start`, cleared once `wait` has seen the end; main thread only.
+    private var thread: Thread?
+
+    init(name: String) { self.name = name }
+
+    /// Starts the thread running `body`.
+    func start(_ body: @escaping @Sendable () -> Void) {
+        let t = Thread { [self] in
+            // `Thread.name`, set before `start()`, never reaches the kernel here (every thread
+            // showed as "jackwave" in /proc/PID/task/*/comm); this call names it there.
+            _ = jackwave_name_thread(jackwave_this_thread(), name)
+            body()
+            done.signal()
+        }
+        t.name = name
+        thread = t
+        t.start()
+    }
+
+    /// Waits up to `timeout` seconds for the body to end; true once it has (or if the thread
+    /// never started). What the body did happens-before a true return.
+    func wait(timeout: Double) -> Bool {
+        guard thread != nil else { return true }
+        guard done.wait(timeout: .now() + timeout) == .success else { return false }
+        thread = nil
+        return true
+    }
+}
