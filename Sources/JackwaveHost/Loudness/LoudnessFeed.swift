@@ -70,7 +70,7 @@ public final class LoudnessFeed: @unchecked Sendable {
     private var analyzed: Int64 = 0
     private var nextReading: Int64
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let thread = WorkerThread(name: "jackwave-loudness")
+    private let thread = WorkerThread(name: "jackwave-loud")
     /// Set by the thread as it ends (`.releasing`: its last reading is queued before).
     private let finishedFlag = Atomic<Bool>(false)
 

@@ -4,13 +4,17 @@ import Foundation
 /// A named non-realtime thread that runs one body to its end, and can be waited for with a
 /// bound: the writer's and the loudness analysis's.
 final class WorkerThread: @unchecked Sendable {
-    /// The name `top -H` and /proc/PID/task/*/comm show.
+    /// The name `top -H` and /proc/PID/task/*/comm show: at most 15 bytes, the kernel's
+    /// limit (a longer one is refused and the thread keeps the process's name).
     let name: String
     private let done = DispatchSemaphore(value: 0)
     /// Set by `start`, cleared once `wait` has seen the end; main thread only.
     private var thread: Thread?
 
-    init(name: String) { self.name = name }
+    init(name: String) {
+        precondition(name.utf8.count <= 15, "thread names are at most 15 bytes")
+        self.name = name
+    }
 
     /// Starts the thread running `body`.
     func start(_ body: @escaping @Sendable () -> Void) {
