@@ -23,9 +23,14 @@ public enum SeparateInputsLayout {
         SF_CHANNEL_MAP_TOP_CENTER, SF_CHANNEL_MAP_TOP_FRONT_LEFT,
     ).map { Int32($0) }
 
-    /// The map for `channels` separate inputs, or nil where libsndfile's own says nothing
-    /// wrong (1, 2, or more than 8 channels).
-    public static func channelMap(channels: Int) -> [Int32]? {
-        (3...8).contains(channels) ? Array(neutralPositions.prefix(channels)) : nil
+    /// The map for `channels` separate inputs in a file of libsndfile format `format`, or nil
+    /// where libsndfile's own says nothing wrong: 1, 2 or more than 8 channels, or a container
+    /// other than WAV, WAVE_FORMAT_EXTENSIBLE and RF64 (the ones it gives a default mask).
+    public static func channelMap(channels: Int, format: Int32) -> [Int32]? {
+        let container = Int(format) & Int(SF_FORMAT_TYPEMASK)
+        let withMasks: [Int] = [Int(SF_FORMAT_WAV), Int(SF_FORMAT_WAVEX), Int(SF_FORMAT_RF64)]
+        guard withMasks.contains(container),
+              (3...8).contains(channels) else { return nil }
+        return Array(neutralPositions.prefix(channels))
     }
 }

@@ -10,9 +10,9 @@ struct SeparateInputsLayoutTests {
     func positions(channels: Int, stated: Bool) throws -> [ChannelPosition]? {
         let path = NSTemporaryDirectory() + "jackwave-layout-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let file = try SoundFile(writingTo: path, format: SoundFormat.named("wav")!.formatWord(depth: .float)!,
-                                 channels: channels, sampleRate: 48000)
-        if stated, let map = SeparateInputsLayout.channelMap(channels: channels) { #expect(file.setChannelMap(map)) }
+        let format = SoundFormat.named("wav")!.formatWord(depth: .float)!
+        let file = try SoundFile(writingTo: path, format: format, channels: channels, sampleRate: 48000)
+        if stated, let map = SeparateInputsLayout.channelMap(channels: channels, format: format) { #expect(file.setChannelMap(map)) }
         let zeros = [Float](repeating: 0, count: channels * 10)
         _ = zeros.withUnsafeBufferPointer { file.write($0.baseAddress!, count: 10) }
         file.close()
@@ -32,10 +32,13 @@ struct SeparateInputsLayoutTests {
         #expect(p.allSatisfy { $0 == .front || $0 == .rearCenter }, "\(p)")
     }
 
-    @Test("one, two and more than eight channels are left to libsndfile, which says nothing wrong there")
+    @Test("one, two and more than eight channels, and containers without a default mask, are left to libsndfile")
     func leftAlone() {
-        #expect(SeparateInputsLayout.channelMap(channels: 1) == nil)
-        #expect(SeparateInputsLayout.channelMap(channels: 2) == nil)
-        #expect(SeparateInputsLayout.channelMap(channels: 9) == nil)
+        let wav = Int32(SF_FORMAT_WAVEX | SF_FORMAT_FLOAT), flac = Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_24)
+        #expect(SeparateInputsLayout.channelMap(channels: 1, format: wav) == nil)
+        #expect(SeparateInputsLayout.channelMap(channels: 2, format: wav) == nil)
+        #expect(SeparateInputsLayout.channelMap(channels: 9, format: wav) == nil)
+        #expect(SeparateInputsLayout.channelMap(channels: 6, format: flac) == nil)
+        #expect(SeparateInputsLayout.channelMap(channels: 6, format: Int32(SF_FORMAT_RF64 | SF_FORMAT_FLOAT))?.count == 6)
     }
 }
