@@ -3,15 +3,11 @@ import Foundation
 import Testing
 
 /// The loudness lane, looked at pixel by pixel: where the short-term curve's deep green is.
-private struct LoudnessPicture {
-    let surface: CairoSurface
-
-    init(png path: String) { surface = decodedPNG(path) }
-
+extension CairoSurface {
     /// The short-term curve's colour (0x1b7f3b, antialiased at its edges): strongly green,
     /// and darker than the momentary curve's light green (0x9fd8a8).
     func isShortTerm(x: Int, y: Int) -> Bool {
-        let p = surface.pixel(x: x, y: y)
+        let p = pixel(x: x, y: y)
         return Int(p.g) - Int(p.r) > 60 && p.r < 110
     }
 
@@ -34,7 +30,7 @@ struct LoudnessPlotTests {
                                                  amplitude: 0.1), channels: 2, sampleRate: 48000)
         try Plot.draw(input, to: scratch.file("out.png"),
                       options: PlotOptions(width: Self.width, height: Self.height, loudness: true))
-        let picture = LoudnessPicture(png: scratch.file("out.png"))
+        let picture = decodedPNG(scratch.file("out.png"))
         let lane = PlotLayout(width: Self.width, height: Self.height, lanes: 3).lane(2)
         // At 4 s the 3-s window holds only the sine.
         let x = Int(lane.x + lane.width * 4 / 5)
@@ -57,7 +53,7 @@ struct LoudnessPlotTests {
         }
         let input = scratch.text("levels.csv", csv)
         try Plot.draw(input, to: scratch.file("out.png"), options: PlotOptions(width: Self.width, height: Self.height))
-        let picture = LoudnessPicture(png: scratch.file("out.png"))
+        let picture = decodedPNG(scratch.file("out.png"))
         let lane = PlotLayout(width: Self.width, height: Self.height, lanes: 2).lane(1)
         for (t, lufs) in [(1.0, -30.0), (3.0, -12.0)] {
             let x = Int(lane.x + lane.width * t / 4)
@@ -74,7 +70,7 @@ struct LoudnessPlotTests {
         for i in 0..<40 { csv += "\(i * 4800),\(String(format: "%.9f", Double(i) / 10)),0.5\n" }
         let input = scratch.text("levels.csv", csv)
         try Plot.draw(input, to: scratch.file("out.png"), options: PlotOptions(width: Self.width, height: Self.height))
-        let picture = LoudnessPicture(png: scratch.file("out.png"))
+        let picture = decodedPNG(scratch.file("out.png"))
         let lane = PlotLayout(width: Self.width, height: Self.height, lanes: 1).lane(0)
         #expect(picture.shortTermRows(x: Int(lane.x + lane.width / 2), in: lane).isEmpty)
     }
