@@ -31,6 +31,9 @@ public struct TruePeakFilter {
     /// Per channel: the largest |interpolated sample| since the start, and since `takeRecent`.
     public private(set) var peaks: [Float]
     private var recent: [Float]
+    /// Per channel: the largest |sample| since the start (the sample peak, found in the same
+    /// pass, so libebur128 need not look for it too).
+    public private(set) var samplePeaks: [Float]
 
     public init(channels: Int, sampleRate: Int) {
         precondition(channels > 0 && sampleRate > 0)
@@ -40,6 +43,7 @@ public struct TruePeakFilter {
         history = Array(repeating: 0, count: channels * (Self.tapsPerPhase - 1))
         peaks = Array(repeating: 0, count: channels)
         recent = Array(repeating: 0, count: channels)
+        samplePeaks = Array(repeating: 0, count: channels)
     }
 
     /// The polyphase filter: tap k of phase p is h[p + factor·k] of a Hann-windowed sinc of
@@ -86,6 +90,7 @@ public struct TruePeakFilter {
                     line.update(from: past, count: memory)
                     for i in 0..<count { line[memory &+ i] = frames[i &* channels &+ c] }
                     var largest = recent[c]
+                    var largestSample = samplePeaks[c]
                     for i in 0..<count {
                         // x[0] is the oldest of the window, x[11] the newest (tap 0).
                         let x = line + i
@@ -103,10 +108,13 @@ public struct TruePeakFilter {
                         acc += k11 * x[0]
                         // Scalar: `pointwiseMax` stayed a call per sample (a quarter of the time).
                         let m = max(max(abs(acc.x), abs(acc.y)), max(abs(acc.z), abs(acc.w)))
-                        largest = max(largest, max(m, abs(x[11])))
+                        let sample = abs(x[11])
+                        largestSample = max(largestSample, sample)
+                        largest = max(largest, max(m, sample))
                     }
                     past.update(from: line + count, count: memory)
                     recent[c] = largest
+                    samplePeaks[c] = largestSample
                     peaks[c] = max(peaks[c], recent[c])
                 }
             }

@@ -57,6 +57,12 @@ public final class LoudnessAnalyzer {
         truePeakFilter.map { Double($0.peaks[index]) } ?? .nan
     }
 
+    /// Channel `index`'s largest |sample| since the start, linear; NaN without true peak
+    /// (the true-peak filter finds it in the same pass).
+    public func samplePeak(channel index: Int) -> Double {
+        truePeakFilter.map { Double($0.samplePeaks[index]) } ?? .nan
+    }
+
     /// Each channel's largest true peak (linear) since the last call, and starts anew.
     public func takeRecentTruePeaks() -> [Double] {
         (truePeakFilter?.takeRecent() ?? []).map(Double.init)
