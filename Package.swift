@@ -45,15 +45,18 @@ let package = Package(
         /// libsndfile for the files, CGlibcExtras for `fallocate`.
         .target(name: "JackwaveSoundFiles", dependencies: ["CSndfile", "CGlibcExtras"]),
         /// Loudness through libebur128; reads sound files for the offline measure. No JACK.
-        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
+        /// JackwaveDSP for the true-peak filter.
+        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveDSP", "JackwaveSoundFiles"]),
         /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
         .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
-        /// liblo, for remote control).
+        /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
+        /// (`--loudness`) runs in its own thread here.
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                     "CJack", "CSoxr", "CGlibcExtras", "CLo"]),
+                                                     "JackwaveLoudness", "CJack", "CSoxr", "CGlibcExtras", "CLo"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
-        .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "CCairo"]),
+        /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
+        .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "CBuildInfo"]),
@@ -71,7 +74,8 @@ let package = Package(
         .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveSoundFiles", "CSndfile"]),
         .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
-        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
+                                                               "JackwaveLevelStream", "JackwaveLoudness"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),

@@ -6,6 +6,9 @@ public struct LevelRow: Equatable, Sendable {
     public var peaks: [Float]
     /// Armed runs: the take recording at `frame` (0 while armed), nil when not armed.
     public var take: Int?
+    /// The loudness at the row's end, in a stream with loudness columns (`--loudness`); nil
+    /// where the analysis had none (before its first 100 ms, or after it fell behind).
+    public var loudness: LoudnessColumns? = nil
 
     public init(frame: Int64, peaks: [Float]) {
         self.frame = frame

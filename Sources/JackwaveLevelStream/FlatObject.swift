@@ -3,6 +3,27 @@ struct FlatObject {
     var frame: Double?
     var time: Double?
     var peak: [Double]?
+    /// The loudness columns (`--loudness`): M, S, I, LRA (NaN for `null`) and the true peaks.
+    var loudness: [Double?] = Array(repeating: nil, count: FlatObject.loudnessKeys.count)
+    var dbtp: [Double]?
+
+    static let loudnessKeys = LevelStreamFormatter.loudnessColumnNames
+
+    /// The loudness values in the table's order (M, S, I, LRA, true peaks), if the line
+    /// has every loudness key; nil if it has none of them.
+    var loudnessValues: [Double]? {
+        guard let dbtp, loudness.allSatisfy({ $0 != nil }) else { return nil }
+        return loudness.map { $0! } + dbtp
+    }
+
+    /// Whether the line names any loudness key.
+    var mentionsLoudness: Bool { dbtp != nil || loudness.contains { $0 != nil } }
+
+    /// Stores a scalar under `key` if it is one the reader needs.
+    mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ v: Double) {
+        if key.elementsEqual("frame".utf8) { frame = v } else if key.elementsEqual("time".utf8) { time = v } else if
+            let k = Self.loudnessKeys.firstIndex(where: { key.elementsEqual($0.utf8) }) { loudness[k] = v }
+    }
 
     /// Scans `{"key": number | [numbers or null], …}`; nil for anything else (escapes, strings,
     /// nested objects, true/false/null, trailing text), which goes to Foundation instead.
@@ -54,10 +75,13 @@ struct FlatObject {
                     } while take(UInt8(ascii: ","))
                     guard take(UInt8(ascii: "]")) else { return nil }
                 }
-                if key.elementsEqual("peak".utf8) { row.peak = list }
+                if key.elementsEqual("peak".utf8) { row.peak = list } else if key.elementsEqual("dbtp".utf8) { row.dbtp = list }
+            } else if let v = number() {
+                row.set(key, v)
             } else {
-                guard let v = number() else { return nil }
-                if key.elementsEqual("frame".utf8) { row.frame = v } else if key.elementsEqual("time".utf8) { row.time = v }
+                // `null` only where a loudness column may be empty.
+                guard literal("null"), Self.loudnessKeys.contains(where: { key.elementsEqual($0.utf8) }) else { return nil }
+                row.set(key, .nan)
             }
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")) else { return nil }

@@ -8,6 +8,11 @@ import JackwaveDSP
 /// - CSV: header `frame,time,<channel names…>`, then `frame,time,peak,…` per row.
 /// - JSON Lines: `{"frame":F,"time":T,"peak":[P,…]}` per row, no header.
 ///
+/// With loudness (`--loudness`), each row also carries EBU R 128's measures at its end:
+/// - CSV: `lufs_m,lufs_s,lufs_i,lra,dbtp_<channel>…` after the peaks;
+/// - JSON Lines: `"lufs_m":M,"lufs_s":S,"lufs_i":I,"lra":L,"dbtp":[T,…]` after `"peak"`.
+/// A row the analysis has no reading for holds `nan` (CSV) or `null` (JSON) there.
+///
 /// `frame` is the row's first frame from the start of the run (the recording's frame
 /// index). `time` is `frame / sampleRate` with nine decimals: see `time(frame:sampleRate:)`.
 /// Peaks are linear and printed with Swift's shortest round-trip `Float` text, so parsing
@@ -19,17 +24,28 @@ public struct LevelStreamFormatter: Sendable {
     public let channelNames: [String]
     /// Armed runs: a `take` column after `time` (CSV) or a `"take"` field (JSON Lines).
     public var takeColumn = false
+    /// Whether rows carry the loudness columns.
+    public let loudness: Bool
 
-    public init(format: LevelStreamFormat, sampleRate: Int, channelNames: [String]) {
+    public init(format: LevelStreamFormat, sampleRate: Int, channelNames: [String], loudness: Bool = false) {
         self.format = format
         self.sampleRate = sampleRate
         self.channelNames = channelNames
+        self.loudness = loudness
     }
+
+    /// The loudness columns' names in a CSV header, before the per-channel `dbtp_<name>`.
+    public static let loudnessColumnNames = ["lufs_m", "lufs_s", "lufs_i", "lra"]
+    /// The per-channel true-peak columns' prefix (CSV).
+    public static let truePeakPrefix = "dbtp_"
 
     /// What precedes the first row: the CSV header line, nothing for JSON Lines.
     public var header: String {
         switch format {
-        case .csv: (["frame", "time"] + (takeColumn ? ["take"] : []) + channelNames).map(Self.csvField).joined(separator: ",") + "\n"
+        case .csv:
+            (["frame", "time"] + (takeColumn ? ["take"] : []) + channelNames
+             + (loudness ? Self.loudnessColumnNames + channelNames.map { Self.truePeakPrefix + $0 } : []))
+                .map(Self.csvField).joined(separator: ",") + "\n"
         case .jsonl: ""
         }
     }
@@ -45,6 +61,7 @@ public struct LevelStreamFormatter: Sendable {
                 out += ","
                 out += Self.number(p, json: false)
             }
+            if loudness { appendLoudnessCSV(row.loudness, to: &out) }
             out += "\n"
         case .jsonl:
             out += "{\"frame\":\(row.frame),\"time\":\(time),"
@@ -54,7 +71,9 @@ public struct LevelStreamFormatter: Sendable {
                 if i > 0 { out += "," }
                 out += Self.number(p, json: true)
             }
-            out += "]}\n"
+            out += "]"
+            if loudness { appendLoudnessJSON(row.loudness, to: &out) }
+            out += "}\n"
         }
     }
 

@@ -20,27 +20,31 @@ extension LevelStreamReader {
                     throw LevelStreamReadError("\(path): not a level stream (the first line must be frame,time,<ports…>)")
                 }
                 hasTake = header[2] == "take" && header.count >= 4
-                names = Array(header.dropFirst(hasTake ? 3 : 2))
-                rows = LevelStreamTable(channelNames: names, channelCount: header.count - (hasTake ? 3 : 2))
+                let columns = try LoudnessHeader(Array(header.dropFirst(hasTake ? 3 : 2)), path: path)
+                names = columns.channelNames
+                rows = LevelStreamTable(channelNames: names, channelCount: columns.channelNames.count,
+                                        hasLoudness: columns.hasLoudness)
                 return
             }
+            let width = channelNames.count + (rows.hasLoudness ? LoudnessHeader.extraColumns(channelNames.count) : 0)
             let place = "\(path) line \(number)"
             split(line, into: &fields)
             if hasTake && fields.count > 2 { fields.remove(at: 2) }
-            guard fields.count == channelNames.count + 2 else {
-                throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(channelNames.count + 2)")
+            guard fields.count == width + 2 else {
+                throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(width + 2)")
             }
             values.removeAll(keepingCapacity: true)
             for (k, field) in fields.enumerated() {
                 guard let v = TextBytes.number(field) else {
-                    let what = k == 0 ? "frame" : k == 1 ? "time" : "peak"
+                    let what = k == 0 ? "frame" : k == 1 ? "time" : k < 2 + channelNames.count ? "peak" : "loudness"
                     throw LevelStreamReadError("\(place): \(what) '\(TextBytes.text(TextBytes.trimmed(field)))' is not a number")
                 }
                 values.append(v)
             }
             try values.withUnsafeBufferPointer { (v: UnsafeBufferPointer<Double>) throws(LevelStreamReadError) in
-                try rows.append(frame: v[0], time: v[1], peaks: UnsafeBufferPointer(rebasing: v[2...]),
+                try rows.append(frame: v[0], time: v[1], peaks: UnsafeBufferPointer(rebasing: v[2..<(2 + channelNames.count)]),
                                 at: place, text: { TextBytes.text(TextBytes.trimmed(fields[$0])) })
+                if rows.hasLoudness { rows.appendLoudness(UnsafeBufferPointer(rebasing: v[(2 + channelNames.count)...])) }
             }
         }
         guard names != nil else { throw LevelStreamReadError("\(path): the level stream is empty") }

@@ -23,15 +23,24 @@ extension LevelStreamReader {
             }
             if channels == nil {
                 channels = peaks.count
-                rows = LevelStreamTable(channelNames: nil, channelCount: peaks.count)
+                rows = LevelStreamTable(channelNames: nil, channelCount: peaks.count, hasLoudness: row.mentionsLoudness)
             }
             guard peaks.count == channels else {
                 throw LevelStreamReadError("\(place): \(peaks.count) peaks, earlier lines have \(channels!)")
+            }
+            let loudness = row.loudnessValues
+            if rows.hasLoudness || row.mentionsLoudness {
+                guard rows.hasLoudness, let loudness, loudness.count == 4 + peaks.count else {
+                    throw LevelStreamReadError("\(place): the loudness must be \"lufs_m\", \"lufs_s\", \"lufs_i\", \"lra\" and a \"dbtp\" array of \(peaks.count) on every line, or on none")
+                }
             }
             try peaks.withUnsafeBufferPointer { (p: UnsafeBufferPointer<Double>) throws(LevelStreamReadError) in
                 try rows.append(frame: frame, time: time, peaks: p, at: place, text: { k in
                     String(k == 0 ? frame : k == 1 ? time : peaks[k - 2])
                 })
+            }
+            if let loudness {
+                loudness.withUnsafeBufferPointer { rows.appendLoudness($0) }
             }
         }
         guard channels != nil else { throw LevelStreamReadError("\(path): the level stream is empty") }
@@ -46,6 +55,11 @@ extension LevelStreamReader {
         var row = FlatObject()
         row.frame = object["frame"]?.number
         row.time = object["time"]?.number
+        for (k, key) in FlatObject.loudnessKeys.enumerated() {
+            guard let value = object[key] else { continue }
+            if case .null = value { row.loudness[k] = .nan } else { row.loudness[k] = value.number }
+        }
+        if case let .array(list)? = object["dbtp"] { row.dbtp = list.map { $0.number ?? .nan } }
         if case let .array(list)? = object["peak"] {
             var peaks: [Double] = []
             for v in list {

@@ -1,3 +1,5 @@
+import JackwaveDSP
+
 /// A level stream read back: each row's first frame, time and per-channel peaks, as
 /// `LevelStreamFormatter` wrote them.
 ///
@@ -15,10 +17,25 @@ public struct LevelStreamTable: Sendable, Equatable {
     /// Every row's peaks, row after row (`channelCount` each); NaN where the stream said
     /// `nan` (CSV) or `null` (JSON).
     public internal(set) var peaks: [Float] = []
+    /// Whether the stream carries loudness columns (`--loudness`).
+    public let hasLoudness: Bool
+    /// Every row's loudness, when it has them; nil for a row whose columns were all empty
+    /// (`nan`/`null`: no reading yet, or the analysis stopped).
+    public internal(set) var loudness: [LoudnessColumns?] = []
 
-    public init(channelNames: [String]?, channelCount: Int) {
+    public init(channelNames: [String]?, channelCount: Int, hasLoudness: Bool = false) {
         self.channelNames = channelNames
         self.channelCount = channelCount
+        self.hasLoudness = hasLoudness
+    }
+
+    /// Keeps the loudness of the row just appended: M, S, I, LRA, then one true peak per
+    /// channel (`values.count == 4 + channelCount`).
+    mutating func appendLoudness(_ values: UnsafeBufferPointer<Double>) {
+        guard values.contains(where: { !$0.isNaN }) else { loudness.append(nil); return }
+        loudness.append(LoudnessColumns(momentary: Float(values[0]), shortTerm: Float(values[1]),
+                                        integrated: Float(values[2]), range: Float(values[3]),
+                                        truePeaks: values[4...].map(Float.init)))
     }
 
     /// Rows read.

@@ -1,4 +1,5 @@
 import Glibc
+import JackwaveDSP
 
 /// A `LoudnessMeter` fed in 10-ms steps, so that momentary and short-term loudness are known
 /// every 10 ms and their maxima are found whatever a burst's alignment (EBU Tech 3341 cases
@@ -33,16 +34,38 @@ public final class LoudnessAnalyzer {
     /// Their maxima since the start, LUFS.
     public private(set) var maxMomentary = -Double.infinity
     public private(set) var maxShortTerm = -Double.infinity
+    /// The true peak, per channel (`TruePeakFilter`, not libebur128's: see there why); nil
+    /// when not asked for.
+    private var truePeakFilter: TruePeakFilter?
 
-    /// A meter with every mode jackwave reports, weighted as `weighting` says; nil if
-    /// libebur128 refuses the channels or rate.
-    public init?(sampleRate: Int, weighting: ChannelWeighting) {
+    /// A meter with every mode jackwave reports (or only `modes`), and the true peak unless
+    /// `truePeak` is false (a picture of the curves needs none), weighted as `weighting`
+    /// says; nil if libebur128 refuses the channels or rate.
+    public init?(sampleRate: Int, weighting: ChannelWeighting, modes: LoudnessModes = .all, truePeak: Bool = true) {
         guard sampleRate >= 100,
-              let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: .all) else { return nil }
+              let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: modes) else { return nil }
         for (c, weight) in weighting.weights.enumerated() where !meter.setWeight(weight, channel: c) { return nil }
         self.meter = meter
         stepFrames = sampleRate / 100
         energies = Array(repeating: 0, count: Self.shortTermSteps)
+        truePeakFilter = truePeak ? TruePeakFilter(channels: weighting.weights.count, sampleRate: sampleRate) : nil
+    }
+
+    /// Channel `index`'s largest true peak since the start, linear (never below its sample
+    /// peak); NaN without true peak.
+    public func truePeak(channel index: Int) -> Double {
+        truePeakFilter.map { Double($0.peaks[index]) } ?? .nan
+    }
+
+    /// Channel `index`'s largest |sample| since the start, linear; NaN without true peak
+    /// (the true-peak filter finds it in the same pass).
+    public func samplePeak(channel index: Int) -> Double {
+        truePeakFilter.map { Double($0.samplePeaks[index]) } ?? .nan
+    }
+
+    /// Each channel's largest true peak (linear) since the last call, and starts anew.
+    public func takeRecentTruePeaks() -> [Double] {
+        (truePeakFilter?.takeRecent() ?? []).map(Double.init)
     }
 
     /// Frames still to add before the current 10-ms step ends.
@@ -50,6 +73,7 @@ public final class LoudnessAnalyzer {
 
     /// Measures `count` interleaved frames, in pieces that end on step boundaries.
     public func add(_ frames: UnsafePointer<Float>, count: Int) {
+        truePeakFilter?.process(frames, count: count)
         var done = 0
         while done < count {
             let piece = min(count - done, stepFrames - partial)

@@ -58,22 +58,6 @@ public final class LoudnessMeter {
     /// `ebur128_loudness_range`: the loudness range (EBU Tech 3342), in LU.
     public var loudnessRange: Double { read { ebur128_loudness_range(state, $0) } }
 
-    /// `ebur128_true_peak`: the largest 4×-oversampled |sample| of channel `index` so far
-    /// (never below its sample peak).
-    public func truePeak(channel index: Int) -> Double {
-        read { ebur128_true_peak(state, UInt32(index), $0) }
-    }
-
-    /// `ebur128_prev_true_peak`: the true peak of channel `index` in the last `add` alone.
-    public func truePeakOfLastAdd(channel index: Int) -> Double {
-        read { ebur128_prev_true_peak(state, UInt32(index), $0) }
-    }
-
-    /// `ebur128_sample_peak`: the largest |sample| of channel `index` so far.
-    public func samplePeak(channel index: Int) -> Double {
-        read { ebur128_sample_peak(state, UInt32(index), $0) }
-    }
-
     /// `ebur128_loudness_global_multiple`: the integrated loudness of all `meters` as one
     /// programme (their gating blocks pooled), −∞ if there is none.
     public static func integrated(of meters: [LoudnessMeter]) -> Double {

@@ -1,7 +1,7 @@
 import CEbur128
 
 /// What a `LoudnessMeter` is made to measure (libebur128's `EBUR128_MODE_*`); each mode
-/// brings the ones it needs (short-term brings momentary, true peak brings sample peak).
+/// brings the ones it needs (short-term brings momentary).
 public struct LoudnessModes: OptionSet, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -14,11 +14,8 @@ public struct LoudnessModes: OptionSet, Sendable {
     public static let integrated = LoudnessModes(rawValue: EBUR128_MODE_I.rawValue)
     /// Loudness range (EBU Tech 3342).
     public static let loudnessRange = LoudnessModes(rawValue: EBUR128_MODE_LRA.rawValue)
-    /// The largest |sample| per channel.
-    public static let samplePeak = LoudnessModes(rawValue: EBUR128_MODE_SAMPLE_PEAK.rawValue)
-    /// The largest 4×-oversampled |sample| per channel (BS.1770 Annex 2).
-    public static let truePeak = LoudnessModes(rawValue: EBUR128_MODE_TRUE_PEAK.rawValue)
 
-    /// Everything jackwave reports.
-    public static let all: LoudnessModes = [.shortTerm, .integrated, .loudnessRange, .truePeak]
+    /// Everything jackwave asks libebur128 for; true and sample peak are `TruePeakFilter`'s,
+    /// which looks at every sample anyway.
+    public static let all: LoudnessModes = [.shortTerm, .integrated, .loudnessRange]
 }

@@ -31,8 +31,8 @@ public struct LoudnessSummary: Equatable, Sendable {
         loudnessRange = meter.loudnessRange
         maxMomentary = analyzer.maxMomentary
         maxShortTerm = analyzer.maxShortTerm
-        truePeaks = (0..<meter.channels).map { Self.decibels(meter.truePeak(channel: $0)) }
-        samplePeaks = (0..<meter.channels).map { Self.decibels(meter.samplePeak(channel: $0)) }
+        truePeaks = (0..<meter.channels).map { Self.decibels(analyzer.truePeak(channel: $0)) }
+        samplePeaks = (0..<meter.channels).map { Self.decibels(analyzer.samplePeak(channel: $0)) }
         self.weighting = weighting
         self.frames = frames
         sampleRate = meter.sampleRate

@@ -14,8 +14,11 @@ public struct LevelStream: Sendable, Equatable {
     public let times: [Double]
     /// The highest peak of any channel in each row.
     public let peaks: [Float]
+    /// The momentary and short-term curves, when the stream holds loudness (`--loudness`).
+    public var loudness: LoudnessCurves?
 
-    public init(channelNames: [String], times: [Double], peaks: [Float]) {
+    public init(channelNames: [String], times: [Double], peaks: [Float], loudness: LoudnessCurves? = nil) {
+        self.loudness = loudness
         self.channelNames = channelNames
         self.times = times
         self.peaks = peaks
@@ -68,7 +71,10 @@ public struct LevelStream: Sendable, Equatable {
             // NaN (CSV `nan`, JSON `null`) is no level and is skipped; +inf draws as full scale.
             loudest.append(table.peaks(ofRow: i).reduce(Float(0)) { p, x in x.isNaN ? p : Swift.max(p, x) })
         }
-        return LevelStream(channelNames: table.channelNames ?? Waveform.channelNames(table.channelCount),
-                           times: table.times, peaks: loudest)
+        let stream = LevelStream(channelNames: table.channelNames ?? Waveform.channelNames(table.channelCount),
+                                 times: table.times, peaks: loudest)
+        // A row's loudness is measured at its end: the next row's start.
+        let curves = LoudnessCurves.of(table) { stream.times[$0] + stream.interval(ofRow: $0) }
+        return LevelStream(channelNames: stream.channelNames, times: stream.times, peaks: loudest, loudness: curves)
     }
 }

@@ -64,6 +64,9 @@ public enum LevelStreamRenderer {
             ctx.stroke()
         }
         ctx.restore()
+        if let curves = picture.stream.loudness, layout.lanes > 1 {
+            LoudnessLaneRenderer.draw(curves, box: layout.lane(1), ticks: ticks, x: x, on: ctx)
+        }
         PlotChrome.timeAxis(ctx, layout, ticks: ticks, x: x)
     }
 

@@ -75,7 +75,7 @@ public enum Plot {
         let rate = Double(file.sampleRate)
         let duration = Double(file.frames) / rate
         let (start, end) = try range(options, duration: duration, input: input)
-        let layout = try self.layout(options, lanes: file.channels)
+        let layout = try self.layout(options, lanes: file.channels + (options.loudness ? 1 : 0))
         let first = Swift.min(file.frames - 1, Int64((start * rate).rounded()))
         let last = Swift.min(file.frames, Int64((end * rate).rounded()))
         guard last > first else {
@@ -97,8 +97,16 @@ public enum Plot {
             title.append("showing \(instant(a, duration, span: b - a))–\(instant(b, duration, span: b - a))")
         }
         let scale: AmplitudeScale = options.decibels ? .decibels(floor: AmplitudeScale.defaultFloor) : .linear
+        var curves: LoudnessCurves?
+        if options.loudness {
+            guard let measured = FileLoudnessCurves.measure(file, upTo: last) else {
+                throw .badInput("\(input): libebur128 cannot measure \(file.channels) channels at \(file.sampleRate) Hz")
+            }
+            curves = measured
+            if let i = measured.integrated { title.append(String(printf: "I %.1f LUFS", i)) }
+        }
         let wave = Waveform(title: title.joined(separator: PlotChrome.titleSeparator), channelNames: Waveform.channelNames(file.channels),
-                            sampleRate: file.sampleRate, grid: grid, scale: scale, data: data)
+                            sampleRate: file.sampleRate, grid: grid, scale: scale, data: data, loudness: curves)
         try PictureFile.write(output, format: format, layout: layout) { WaveformRenderer.draw(wave, layout: layout, on: $0) }
     }
 
@@ -107,7 +115,7 @@ public enum Plot {
     static func drawLevels(_ input: String, to output: String, format: PlotFormat, options: PlotOptions) throws(PlotError) {
         let stream = try LevelStream.read(path: input)
         let (start, end) = try range(options, duration: stream.duration, input: input)
-        let layout = try self.layout(options, lanes: 1)
+        let layout = try self.layout(options, lanes: stream.loudness == nil ? 1 : 2)
         let channels = stream.channelNames.count
         var title = [FileNames.lastComponent(input), "levels", TimeText.duration(stream.duration),
                      "\(stream.times.count) row\(stream.times.count == 1 ? "" : "s")"]

@@ -67,18 +67,7 @@ enum PlotChrome {
     /// the channel name at the far left. `x` maps seconds to pixels.
     static func lane(_ ctx: CairoContext, _ box: Box, name: String, scale: AmplitudeScale,
                      ticks: TimeTicks, x: (Double) -> Double) {
-        ctx.setColor(Palette.lane)
-        ctx.rectangle(x: box.x, y: box.y, width: box.width, height: box.height)
-        ctx.fill()
-
-        // Grid lines sit on half pixels so that a 1 px line covers exactly one pixel row.
-        ctx.setLineWidth(1)
-        ctx.setColor(Palette.grid)
-        for t in ticks.values {
-            let px = x(t).rounded(.down) + 0.5
-            ctx.move(to: px, box.y)
-            ctx.line(to: px, box.bottom)
-        }
+        laneBackground(ctx, box, ticks: ticks, x: x)
         let amplitudeTicks = scale.ticks(laneHeight: box.height)
         for tick in amplitudeTicks where tick.position != 0 {
             let py = y(tick.position, in: box).rounded(.down) + 0.5
@@ -104,6 +93,22 @@ enum PlotChrome {
         let nameSize = ctx.measure(name)
         ctx.move(to: 8, box.midY + nameSize.height / 2)
         ctx.showText(name)
+    }
+
+    /// A lane's background and its vertical time grid, left as the current path (in the grid's
+    /// colour and width) for the caller to add its own horizontal lines to and stroke.
+    static func laneBackground(_ ctx: CairoContext, _ box: Box, ticks: TimeTicks, x: (Double) -> Double) {
+        ctx.setColor(Palette.lane)
+        ctx.rectangle(x: box.x, y: box.y, width: box.width, height: box.height)
+        ctx.fill()
+        // Grid lines sit on half pixels so that a 1 px line covers exactly one pixel row.
+        ctx.setLineWidth(1)
+        ctx.setColor(Palette.grid)
+        for t in ticks.values {
+            let px = x(t).rounded(.down) + 0.5
+            ctx.move(to: px, box.y)
+            ctx.line(to: px, box.bottom)
+        }
     }
 
     /// The zero (or -∞ dB) line through a lane's middle, drawn over the data.

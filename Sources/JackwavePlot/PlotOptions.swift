@@ -8,9 +8,12 @@ public struct PlotOptions: Sendable, Equatable {
     public var end: Double?
     /// A dBFS amplitude scale instead of a linear one.
     public var decibels: Bool
+    /// A recording's loudness curves (M, S, I) in a lane under its waveform (`--loudness`).
+    public var loudness: Bool
 
     public init(width: Int? = nil, height: Int? = nil, start: Double? = nil, end: Double? = nil,
-                decibels: Bool = false) {
+                decibels: Bool = false, loudness: Bool = false) {
+        self.loudness = loudness
         self.width = width
         self.height = height
         self.start = start

@@ -16,9 +16,12 @@ public struct Waveform: Sendable {
     public let grid: ColumnGrid
     public let scale: AmplitudeScale
     public let data: Data
+    /// The file's loudness curves, drawn in a last lane (`plot FILE --loudness`).
+    public var loudness: LoudnessCurves?
 
     public init(title: String, channelNames: [String], sampleRate: Int, grid: ColumnGrid,
-                scale: AmplitudeScale, data: Data) {
+                scale: AmplitudeScale, data: Data, loudness: LoudnessCurves? = nil) {
+        self.loudness = loudness
         self.title = title
         self.channelNames = channelNames
         self.sampleRate = sampleRate
@@ -46,17 +49,21 @@ public enum WaveformRenderer {
         PlotChrome.background(ctx, layout)
         PlotChrome.title(ctx, wave.title, layout)
         let ticks = PlotChrome.timeTicks(ctx, from: start, to: end, pixels: Double(layout.columns))
-        for ch in 0..<layout.lanes {
+        // The lanes' first ones are the channels; a loudness lane may follow (`Plot`).
+        for ch in 0..<wave.channelNames.count {
             let box = layout.lane(ch)
             PlotChrome.lane(ctx, box, name: wave.channelNames[ch], scale: wave.scale, ticks: ticks, x: x)
             switch wave.data {
             case let .columns(columns):
                 drawColumns(ctx, columns, channel: ch, box: box, scale: wave.scale)
             case let .frames(first, samples):
-                drawLine(ctx, samples, first: first, channel: ch, channels: layout.lanes,
+                drawLine(ctx, samples, first: first, channel: ch, channels: wave.channelNames.count,
                          grid: grid, box: box, scale: wave.scale)
             }
             PlotChrome.zeroLine(ctx, box)
+        }
+        if let curves = wave.loudness {
+            LoudnessLaneRenderer.draw(curves, box: layout.lane(layout.lanes - 1), ticks: ticks, x: x, on: ctx)
         }
         PlotChrome.timeAxis(ctx, layout, ticks: ticks, x: x)
     }

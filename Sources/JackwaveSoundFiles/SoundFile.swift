@@ -138,6 +138,18 @@ public final class SoundFile {
         _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
     }
 
+    /// `sf_command(SFC_SET_CHANNEL_MAP_INFO)`: states each channel's position
+    /// (`SF_CHANNEL_MAP_*`, one per channel); false if the format cannot say it. Before the
+    /// first write.
+    @discardableResult
+    public func setChannelMap(_ map: [Int32]) -> Bool {
+        guard let handle, map.count == channels else { return false }
+        var values = map
+        return values.withUnsafeMutableBytes {
+            sf_command(handle, Int32(SFC_SET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count))
+        } == Int32(SF_TRUE)
+    }
+
     /// `sf_command(SFC_GET_CHANNEL_MAP_INFO)`: where the file says each channel is meant to
     /// be heard (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil when it says
     /// nothing, or leaves any channel unnamed.

@@ -6,7 +6,7 @@ import Testing
 @Suite("Option tables")
 struct OptionTableTests {
     /// Values that some option of each kind takes; every option must take one of them.
-    static let ordinaryValues = ["1", "16", "1000", "wav", "csv", "x.wav"]
+    static let ordinaryValues = ["1", "16", "1000", "wav", "csv", "x.wav", "-23"]
 
     @Test("every declared option has a row of its own in its command's --help", arguments: DeclaredCommand.all)
     func declaredOptionsInHelp(command: DeclaredCommand) {

@@ -8,10 +8,7 @@ import Testing
 private struct Picture {
     let surface: CairoSurface
 
-    init(png path: String) {
-        surface = CairoSurface.image(png: path)
-        surface.flush()
-    }
+    init(png path: String) { surface = decodedPNG(path) }
 
     /// The waveform colours (and the level bars) are strongly blue or red; the background,
     /// grid, text and centre line are greys, whose channels differ by a few steps at most.

@@ -64,3 +64,10 @@ func sine(frames: Int, channels: Int, sampleRate: Int, frequency: Double, amplit
     }
     return out
 }
+
+/// A PNG decoded by cairo, its pixels ready to read.
+func decodedPNG(_ path: String) -> CairoSurface {
+    let surface = CairoSurface.image(png: path)
+    surface.flush()
+    return surface
+}

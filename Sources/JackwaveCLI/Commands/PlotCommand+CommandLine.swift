@@ -43,6 +43,10 @@ extension PlotCommand {
             r.options.end = try s.number(in: 0...1e9, what: "the end in seconds")
         },
         Option("--db", help: "dBFS amplitude scale (-60 dB at the centre line)") { $0.options.decibels = true },
+        Option("--loudness", help: "a recording's loudness (momentary, short-term, integrated)",
+               "in a lane under its waveform; a level stream with loudness columns draws it always") {
+            $0.options.loudness = true
+        },
         Option("--force", help: "overwrite OUT") { $0.force = true },
     ]
 

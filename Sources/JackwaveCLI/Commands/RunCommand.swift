@@ -142,15 +142,22 @@ public enum RunCommand {
         let stderrIsTerminal = isatty(2) != 0
         let meter = !inputs.isEmpty && (o.meter ?? stderrIsTerminal)
             ? LiveMeter(names: inputs.map(\.shortName), sampleRate: sampleRate,
-                        connections: { inputs.map(\.connections) })
+                        connections: { inputs.map(\.connections) },
+                        loudnessTarget: o.loudness ? o.targetLoudness : nil)
             : nil
+        let loudness = o.loudness && !inputs.isEmpty ? LoudnessFeed(channels: inputs.count, sampleRate: sampleRate) : nil
+        if o.loudness && !inputs.isEmpty && loudness == nil {
+            Console.error("--loudness: libebur128 cannot measure \(inputs.count) channels at \(sampleRate) Hz")
+            return .refused(2)
+        }
         let levels: LevelPipeline?
         if !inputs.isEmpty && (o.levelsPath != nil || meter != nil) {
             var stream: LevelStreamWriter?
             if let path = o.levelsPath {
                 // The CSV's columns are the ports' short names (`in_1`…).
                 var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
-                                                     sampleRate: sampleRate, channelNames: inputs.map(\.shortName))
+                                                     sampleRate: sampleRate, channelNames: inputs.map(\.shortName),
+                                                     loudness: loudness != nil)
                 formatter.takeColumn = o.armed && o.records
                 do throws(LevelStreamError) {
                     stream = try LevelStreamWriter(path: path, formatter: formatter)
@@ -164,6 +171,7 @@ public enum RunCommand {
                                        LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
                                    },
                                    display: meter)
+            levels?.loudness = loudness
         } else {
             levels = nil
         }
@@ -188,7 +196,7 @@ public enum RunCommand {
         settings.takes = takes
         settings.reconnects = o.reconnect
         let run = JackRun(client: client, inputs: inputs, outputs: outputs, recording: recording, plan: plan,
-                          levels: levels, settings: settings)
+                          levels: levels, settings: settings, loudness: loudness)
         let tone = o.toneFrequency.map {
             ToneParameters(frequency: $0, amplitude: o.volume, nyquist: Double(sampleRate) / 2)
         }

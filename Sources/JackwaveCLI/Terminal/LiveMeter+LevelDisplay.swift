@@ -5,4 +5,6 @@ extension LiveMeter: LevelDisplay {
     func levels(startFrame: Int64, frameCount: Int, peaks: [Float]) {
         feed(startFrame: startFrame, frameCount: frameCount, peaks: peaks)
     }
+
+    func loudness(_ reading: LoudnessReading) { takeLoudness(reading) }
 }

@@ -23,9 +23,9 @@ final class LiveMeter {
     private var lastStatus: StatusSnapshot?
 
     init(names: [String], sampleRate: Int, connections: @escaping () -> [[String]],
-         screen: TerminalScreen = TerminalScreen(fd: 2),
+         loudnessTarget: Double? = nil, screen: TerminalScreen = TerminalScreen(fd: 2),
          environment: [String: String] = ProcessInfo.processInfo.environment) {
-        state = MeterState(channels: names.count, sampleRate: sampleRate)
+        state = MeterState(channels: names.count, sampleRate: sampleRate, loudnessTarget: loudnessTarget)
         self.names = names
         connectionsProvider = connections
         self.screen = screen
@@ -41,6 +41,9 @@ final class LiveMeter {
     func feed<Peaks: Collection<Float>>(startFrame: Int64, frameCount: Int, peaks: Peaks) {
         state.feed(startFrame: startFrame, frameCount: frameCount, peaks: peaks)
     }
+
+    /// The live loudness's latest reading.
+    func takeLoudness(_ reading: LoudnessReading) { state.loudness?.take(reading) }
 
     /// Draws a frame if one is due.
     func tick(status: StatusSnapshot) {

@@ -54,9 +54,10 @@ enum MeterRenderer {
         let columns = max(1, width - 1)
         let rows = max(2, height - 1)
         let stripHeight = 2 * stripRowsPerHalf
-        let showStrip = state.channels.count + stripHeight + 1 <= rows
+        let loudnessHeight = state.loudness == nil ? 0 : loudnessRows
+        let showStrip = state.channels.count + stripHeight + loudnessHeight + 1 <= rows
         var shownChannels = state.channels.count
-        if shownChannels + 1 > rows { shownChannels = max(1, rows - 2) }
+        if shownChannels + loudnessHeight + 1 > rows { shownChannels = max(1, rows - 2 - loudnessHeight) }
 
         let nameWidth = names.map(\.count).max() ?? 0
         let fixed = nameWidth + 1 + 1 + clipMark.count + 1 + 9
@@ -82,6 +83,9 @@ enum MeterRenderer {
         }
         if shownChannels < state.channels.count {
             out.append(StyledLine("… \(state.channels.count - shownChannels) more inputs", .dim).truncated(to: columns))
+        }
+        if let loudness = state.loudness {
+            out += loudnessLines(loudness, names: names, barWidth: barWidth, columns: columns)
         }
         if showStrip { out += strip(state.strip, width: columns) }
         if let status { out.append(StyledLine(statusText(status)).truncated(to: columns)) }

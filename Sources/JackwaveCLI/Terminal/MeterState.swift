@@ -31,8 +31,12 @@ struct MeterState {
     private var stripAggregator: LevelAggregator
     private var stripRows: [LevelRow] = []
 
-    init(channels: Int, sampleRate: Int) {
+    /// The live loudness, when the run measures it (`--loudness`).
+    var loudness: MeterLoudness?
+
+    init(channels: Int, sampleRate: Int, loudnessTarget: Double? = nil) {
         self.sampleRate = sampleRate
+        loudness = loudnessTarget.map { MeterLoudness(target: $0, channels: channels) }
         self.channels = Array(repeating: ChannelLevel(), count: channels)
         stripAggregator = LevelAggregator(
             channels: channels,

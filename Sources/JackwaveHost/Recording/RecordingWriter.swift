@@ -69,13 +69,14 @@ public final class RecordingWriter: @unchecked Sendable {
     /// Which channels have carried any signal. Written by the writer thread; read by
     /// others only once `wait` has returned true (the thread's end orders the two).
     private var presence: SignalPresence
-    private let done = DispatchSemaphore(value: 0)
-    /// Whether `start` started the thread (and `wait` has not yet seen it end).
-    private var running = false
+    private let thread = WorkerThread(name: "jackwave-writer")
     /// Test hook: the writer sleeps this long before each pass and writes at most
     /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
     static let stalledPassFrames = 4096
+    /// The live loudness analysis (`--loudness`), handed a copy of every frame written (at
+    /// the server's rate, gaps as silence); it never makes the writer wait. Set before `start`.
+    public var loudness: LoudnessFeed?
 
     /// A writer for `pipeline`'s files, fed by `ring` (width = the files' channels) and `drops`.
     public init(pipeline: RecordingPipeline, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
@@ -113,10 +114,7 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Starts the thread.
     public func start() {
-        running = DetachedThread.start { [self] in
-            run()
-            done.signal()
-        }
+        thread.start { [self] in run() }
     }
 
     /// Asks the thread to end: after draining what the ring holds, or at once. A later
@@ -128,16 +126,9 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for the thread to end; true once it has. The file is
     /// closed, and so valid, when this returns true.
-    public func wait(timeout: Double) -> Bool {
-        guard running else { return true }
-        guard done.wait(timeout: .now() + timeout) == .success else { return false }
-        running = false
-        return true
-    }
+    public func wait(timeout: Double) -> Bool { thread.wait(timeout: timeout) }
 
     private func run() {
-        // The name `top -H` and /proc/PID/task/*/comm show.
-        _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-writer")
         let poll = Double(pollInterval) / 1e6
         let framesPerPoll = Int(poll * Double(inputRate))
         var lastHeader = DispatchTime.now().uptimeNanoseconds
@@ -171,6 +162,7 @@ public final class RecordingWriter: @unchecked Sendable {
         if !failed.load(ordering: .relaxed) && !pipeline.finish() { recordFailure() }
         if !pipeline.files.close() && !failed.load(ordering: .relaxed) { recordFailure() }
         framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
+        loudness?.inputEnded()
     }
 
     /// Writes what was in the ring when the pass began, with the gaps announced in it, and
@@ -217,6 +209,8 @@ public final class RecordingWriter: @unchecked Sendable {
         if r.secondCount > 0 { presence.observe(r.second, frames: r.secondCount) }
         guard put(r.first, frames: r.firstCount) else { return 0 }
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
+        loudness?.offer(r.first, count: r.firstCount)
+        if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
         ring.commitRead(r.count)
         return r.count
     }
@@ -226,6 +220,7 @@ public final class RecordingWriter: @unchecked Sendable {
         while left > 0 && !failed.load(ordering: .relaxed) {
             let n = Int(min(left, Int64(Self.zeroFrames)))
             guard put(zeros, frames: n) else { return }
+            loudness?.offerSilence(n)
             left -= Int64(n)
         }
     }

@@ -26,6 +26,9 @@ public final class JackRun {
     let recording: RecordingPipeline?
     let plan: ConnectionPlan
     let levels: LevelPipeline?
+    /// The live loudness analysis (`--loudness`), fed by the writer or, when only metering,
+    /// by the engine's audio ring.
+    let loudness: LoudnessFeed?
     /// The ports' full names, to tell a connection between two of our own ports.
     let inputNames: [String]
     let outputNames: [String]
@@ -56,12 +59,13 @@ public final class JackRun {
     /// Builds the engine for registered ports, warmed up, and the writer for `recording`.
     /// The level ring exists only when `levels` consumes it.
     public init(client: JackClient, inputs: [JackPort], outputs: [JackPort], recording: RecordingPipeline?,
-                plan: ConnectionPlan, levels: LevelPipeline?, settings: RunSettings) {
+                plan: ConnectionPlan, levels: LevelPipeline?, settings: RunSettings, loudness: LoudnessFeed? = nil) {
         self.client = client
         sampleRate = client.sampleRate
         self.recording = recording
         self.plan = plan
         self.levels = levels
+        self.loudness = loudness
         self.settings = settings
         self.inputs = inputs
         inputNames = inputs.map(\.fullName)
@@ -71,7 +75,8 @@ public final class JackRun {
         let levelBlocks = levels == nil ? 0 : 2 * sampleRate / 16
         var configuration = EngineConfiguration(
             inputs: inputs.count, outputs: outputs.count,
-            audioRingFrames: recording == nil ? 0 : Int(settings.bufferSeconds * Double(sampleRate)),
+            audioRingFrames: recording == nil ? LoudnessFeed.meterRingFrames(loudness, sampleRate: sampleRate)
+                : Int(settings.bufferSeconds * Double(sampleRate)),
             levelRingBlocks: levelBlocks, frameLimit: settings.frameLimit, tone: settings.tone)
         if settings.takes != nil && recording != nil {
             configuration.blockRingBlocks = Self.blockRingBlocks(audioRingFrames: configuration.audioRingFrames)
@@ -93,6 +98,7 @@ public final class JackRun {
         } else {
             writer = nil
         }
+        attachLoudness()
     }
 
     /// Whether this run plays a tone.
@@ -112,6 +118,7 @@ public final class JackRun {
         do throws(JackError) {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
             writer?.start()
+            loudness?.start()
             try client.activate()
             client.nameProcessThread("jackwave-rt")
             onActivated()
@@ -119,6 +126,7 @@ public final class JackRun {
             ui.error(error.message)
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
+            loudness?.inputEnded()
             return 1
         }
         for failure in plan.connect(client) { ui.say(failure) }
@@ -273,10 +281,12 @@ public final class JackRun {
             client.deactivate()
         }
         engine.publishPendingDrop()
+        if writer == nil { loudness?.inputEnded() }
         levels?.drainAndClose(engine, report: { messages.post($0) })
         ui.audioStopped()
         var code = ending.exitCode
         if let writer { drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
+        finishLoudness(ui)
         // A write that failed while draining, after the run had ended for another reason.
         var lateWriteFailure: String?
         if let writer, writer.failed.load(ordering: .relaxed) {

@@ -7,4 +7,12 @@ public protocol LevelDisplay: AnyObject {
     func tick(status: StatusSnapshot)
     /// The run is over: leave the screen as a terminal expects it.
     func close()
+    /// The live loudness analysis's latest reading (`--loudness`), when it has a new one.
+    func loudness(_ reading: LoudnessReading)
+}
+
+extension LevelDisplay {
+    /// The live loudness analysis's latest reading (`--loudness`); a display without a
+    /// loudness view ignores it.
+    public func loudness(_ reading: LoudnessReading) {}
 }

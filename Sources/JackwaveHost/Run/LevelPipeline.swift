@@ -9,20 +9,30 @@ import JackwaveLevelStream
 /// if one is due. Main thread only.
 public final class LevelPipeline {
     /// The stream's write failure, once there is one (the run then stops with exit 1).
-    public private(set) var failure: String?
+    public internal(set) var failure: String?
     private let sampleRate: Int
     private let channels: Int
-    private let stream: LevelStreamWriter?
-    private var aggregator: LevelAggregator
-    private let display: LevelDisplay?
+    let stream: LevelStreamWriter?
+    var aggregator: LevelAggregator
+    let display: LevelDisplay?
     private var gaps: LevelGapTracker
-    private var rows: [LevelRow] = []
+    var rows: [LevelRow] = []
     private var peaks: [Float]
     private var closed = false
     /// Armed: the take logic that says which take each row belongs to. Rows wait (in
     /// `pending`) until the writer has decided their frames, a pass or so; the meter does not.
     public var takes: TakeController?
     private var pending: [(start: Int64, frames: Int, peaks: [Float])] = []
+    /// The live loudness analysis whose readings join the rows and the display
+    /// (`--loudness`); set before the run. See `LevelPipeline+Loudness`.
+    public var loudness: LoudnessFeed? {
+        didSet { startLoudness() }
+    }
+    /// Rows waiting for their loudness, and where each row of `rows` ends.
+    var joiner: LoudnessRowJoiner?
+    var rowEnds: [Int64] = []
+    /// The end of the latest block, the last row's end at the close.
+    private var lastBlockEnd: Int64 = 0
 
     /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
     /// block, or one per `intervalFrames`), blocks for `display`. At least one of them.
@@ -55,13 +65,17 @@ public final class LevelPipeline {
                 if stream != nil && takes != nil {
                     pending.append((start, frames, peaks))
                 } else if stream != nil {
+                    let before = rows.count
                     aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows)
+                    noteEnds(from: before, blockEnd: start + Int64(frames))
                 }
+                lastBlockEnd = start + Int64(frames)
                 display?.levels(startFrame: start, frameCount: frames, peaks: peaks)
             }
         }
         ring.commitRead(regions.count)
         releaseDecided(upTo: takes.map { Int64($0.decidedFrames.load(ordering: .acquiring)) })
+        pollLoudness()
         writeRows()
         for line in lostLines { report(line) }
         return failure
@@ -81,14 +95,18 @@ public final class LevelPipeline {
         if stream != nil {
             // The writer may still be deciding the last pass: those rows take what it knows.
             releaseDecided(upTo: .max)
+            let before = rows.count
             aggregator.finish(into: &rows)
+            noteEnds(from: before, blockEnd: lastBlockEnd)
             labelTakes()
             writeRows()
         }
         if let lost = gaps.close(droppedBlocks: engine.signals.droppedLevelBlocks.load(ordering: .relaxed)) {
             report(lost)
         }
-        if let stream, failure == nil { failure = stream.close() }
+        // With loudness, the stream stays open for the rows still waiting for theirs
+        // (`finishLoudness`, once the analysis has ended).
+        if let stream, failure == nil, loudness == nil { failure = stream.close() }
         display?.close()
     }
 
@@ -98,7 +116,9 @@ public final class LevelPipeline {
         guard let decided, !pending.isEmpty else { return }
         var used = 0
         for block in pending where block.start + Int64(block.frames) <= decided {
+            let before = rows.count
             aggregator.add(startFrame: block.start, frameCount: block.frames, peaks: block.peaks, into: &rows)
+            noteEnds(from: before, blockEnd: block.start + Int64(block.frames))
             used += 1
         }
         pending.removeFirst(used)
@@ -110,7 +130,8 @@ public final class LevelPipeline {
         for i in rows.indices where rows[i].take == nil { rows[i].take = takes.take(atFrame: rows[i].frame) }
     }
 
-    private func writeRows() {
+    func writeRows() {
+        if loudness != nil { joinLoudness() }
         guard let stream, !rows.isEmpty else { return }
         stream.append(rows)
         rows.removeAll(keepingCapacity: true)

@@ -60,6 +60,10 @@ public struct RunOptions: Equatable, Sendable {
     public var levelIntervalMilliseconds: Double?
     /// nil: show the meter when stderr is a terminal.
     public var meter: Bool?
+    /// Live EBU R 128 loudness in the meter and the level stream (`--loudness`).
+    public var loudness = false
+    /// The meter's target loudness mark, LUFS (`--target`).
+    public var targetLoudness: Double = -23
 
     // Afterwards
     public var plotPath: String?
@@ -84,7 +88,7 @@ public struct RunOptions: Equatable, Sendable {
     /// Whether jackwave registers input ports: always, except for a bare tone (which then
     /// connects nothing to the capture ports it does not need).
     public var wantsInputs: Bool {
-        records || !playsTone || channels != nil || !portPatterns.isEmpty || levelsPath != nil || meter == true
+        records || !playsTone || channels != nil || !portPatterns.isEmpty || levelsPath != nil || meter == true || loudness
     }
     /// Whether the recording is armed: takes instead of one recording from start to end.
     public var armed: Bool { triggerLevel != nil || followTransport }

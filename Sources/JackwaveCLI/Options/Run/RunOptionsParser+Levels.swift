@@ -1,6 +1,9 @@
 import JackwaveLevelStream
 
 extension RunOptionsParser {
+    /// `--target` bounds: −60 LUFS is near the gate's silence, 0 above anything playable.
+    static let targetRange: ClosedRange<Double> = -60...0
+
     /// The level stream, the live meter, and the picture drawn after a recording.
     static let levels = OptionSection<RunOptions>("Levels", [
         Option("--levels", value: "FILE|-", kind: .levelStream,
@@ -16,6 +19,12 @@ extension RunOptionsParser {
         },
         Option("--meter", help: "live meter on stderr (default: when stderr is a terminal)") { $0.meter = true },
         Option("--no-meter", help: "no live meter, even on a terminal") { $0.meter = false },
+        Option("--loudness", help: "live EBU R 128 loudness: M, S, I, LRA and true peak in the meter,",
+               "and lufs_m,lufs_s,lufs_i,lra,dbtp_<port> columns in --levels") { $0.loudness = true },
+        Option("--target", value: "LUFS", needs: "--loudness",
+               help: "the meter's target mark (default -23; -14 or -16 for streaming)") { o, s throws(UsageError) in
+            o.targetLoudness = try s.number(in: targetRange, what: "LUFS")
+        },
         Option("--plot", value: "OUT", kind: .picture, needs: "--record",
                help: "after --record, draw the recording to OUT.png or OUT.svg") { o, s throws(UsageError) in
             o.plotPath = try s.nonEmptyValue()

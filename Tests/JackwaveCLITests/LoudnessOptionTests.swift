@@ -1,0 +1,40 @@
+@testable import JackwaveCLI
+import Testing
+
+/// `--loudness` and `--target` on the main command's line.
+@Suite("Loudness options")
+struct LoudnessOptionTests {
+    @Test("--loudness turns the live loudness on with a target of −23 LUFS")
+    func defaults() throws {
+        let o = try RunOptionsParser.parse(["--loudness"])
+        #expect(o.loudness && o.targetLoudness == -23)
+        #expect(try !RunOptionsParser.parse([]).loudness)
+    }
+
+    @Test("--target takes a negative LUFS value, spelled apart or with =")
+    func target() throws {
+        #expect(try RunOptionsParser.parse(["--loudness", "--target", "-14"]).targetLoudness == -14)
+        #expect(try RunOptionsParser.parse(["--loudness", "--target=-16.5"]).targetLoudness == -16.5)
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal("a target without --loudness", ["--target", "-14"], "--target needs --loudness"),
+        Refusal("a target above 0 LUFS", ["--loudness", "--target", "3"], "--target: LUFS must be between -60 and 0, not 3"),
+        Refusal("a target below -60 LUFS", ["--loudness", "--target", "-80"], "--target: LUFS must be between -60 and 0, not -80"),
+        Refusal("a target that is no number", ["--loudness", "--target", "loud"], "--target: 'loud' is not a number"),
+        Refusal("a value given to the flag", ["--loudness=yes"], "--loudness takes no value"),
+        Refusal("loudness across reconnects", ["--record", "t.wav", "--loudness", "--reconnect"],
+                "--loudness and --reconnect exclude each other (not yet supported together)"),
+        Refusal("loudness over armed takes", ["--record", "t.wav", "--loudness", "--trigger", "-30dB"],
+                "--loudness and --trigger exclude each other (not yet supported together)"),
+        Refusal("armed takes with remote control", ["--record", "t.wav", "--transport", "--osc", "9000"],
+                "--osc and --transport exclude each other (not yet supported together)"),
+        Refusal("armed takes across reconnects", ["--record", "t.wav", "--trigger", "-30dB", "--reconnect"],
+                "--reconnect and --trigger exclude each other (not yet supported together)"),
+    ]
+
+    @Test("a bad --target or --loudness is refused with one line", arguments: refusals)
+    func refused(_ r: Refusal) {
+        #expect(r.actual == r.message)
+    }
+}

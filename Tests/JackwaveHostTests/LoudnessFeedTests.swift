@@ -1,0 +1,114 @@
+import Foundation
+import JackwaveDSP
+@testable import JackwaveHost
+import JackwaveLoudness
+import Testing
+
+/// `frames` of a 1 kHz sine peaking at `dBFS` on both channels, interleaved.
+private func sine(frames: Int, dBFS: Double, rate: Int = 48000) -> [Float] {
+    let a = pow(10, dBFS / 20)
+    return (0..<frames).flatMap { i -> [Float] in
+        let v = Float(a * sin(2 * .pi * 1000 * Double(i) / Double(rate)))
+        return [v, v]
+    }
+}
+
+/// The live analysis's feed: readings every 100 ms of audio and at the end, equal to an
+/// analysis of the same frames offline; stopping, never waiting, when it falls behind.
+@Suite("LoudnessFeed")
+struct LoudnessFeedTests {
+    /// Offers `samples` in writer-sized pieces to a started feed, ends its input and waits.
+    func fed(_ samples: [Float], piece: Int = 9600) throws -> LoudnessFeed {
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
+        feed.keepsReadings = true
+        feed.acceptOffers(writerFrames: 48000, messages: MessageQueue())
+        feed.start()
+        samples.withUnsafeBufferPointer { p in
+            var f = 0
+            while f < samples.count / 2 {
+                let n = min(piece, samples.count / 2 - f)
+                feed.offer(p.baseAddress! + 2 * f, count: n)
+                f += n
+            }
+        }
+        feed.inputEnded()
+        #expect(feed.wait(timeout: 30))
+        return feed
+    }
+
+    @Test("a reading every 4800 frames at 48 kHz, and a last one at the very end")
+    func readingTimes() throws {
+        let feed = try fed(sine(frames: 48000 + 2400, dBFS: -20))
+        let frames = feed.takeReadings().map(\.frame)
+        #expect(frames == (1...10).map { Int64($0) * 4800 } + [50400])
+    }
+
+    @Test("the last reading equals libebur128 given the same frames directly (same engine, same numbers)")
+    func matchesDirectAnalysis() throws {
+        let samples = sine(frames: 3 * 48000 + 123, dBFS: -20)
+        let feed = try fed(samples, piece: 4096)
+        let direct = try #require(LoudnessAnalyzer(sampleRate: 48000, weighting: ChannelWeighting(channels: 2, positions: nil)))
+        samples.withUnsafeBufferPointer { direct.add($0.baseAddress!, count: samples.count / 2) }
+        let last = try #require(feed.latest)
+        #expect(last.columns.integrated == Float(direct.meter.integrated))
+        #expect(last.columns.momentary == Float(direct.momentary))
+        #expect(last.columns.shortTerm == Float(direct.shortTerm))
+        #expect(abs(Double(last.columns.integrated) - -20) < 0.05)   // a −20 dBFS stereo sine: −20 LUFS
+    }
+
+    @Test("the true peak hold is the whole run's; the current one covers only the last 100 ms")
+    func truePeakHoldAndCurrent() throws {
+        let feed = try fed(sine(frames: 48000, dBFS: -6) + sine(frames: 48000, dBFS: -30))
+        let last = try #require(feed.latest)
+        #expect(abs(Double(last.columns.truePeaks[0]) - -6) < 0.2)
+        #expect(abs(Double(last.recentTruePeaks[0]) - -30) < 0.2)
+    }
+
+    @Test("silence the writer put in a gap is measured as silence, on the same timeline")
+    func silenceOffered() throws {
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
+        feed.keepsReadings = true
+        feed.acceptOffers(writerFrames: 48000, messages: MessageQueue())
+        feed.start()
+        feed.offerSilence(9600)
+        feed.inputEnded()
+        #expect(feed.wait(timeout: 30))
+        let readings = feed.takeReadings()
+        #expect(readings.map(\.frame) == [4800, 9600])
+        #expect(readings.last?.columns.momentary == -.infinity)
+    }
+
+    @Test("an offer that does not fit stops the analysis at once with one line, and the offer does not wait")
+    func fallsBehind() throws {
+        let messages = MessageQueue()
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
+        feed.acceptOffers(writerFrames: 48000, messages: messages)   // the thread is not started: nothing drains
+        let second = sine(frames: 48000, dBFS: -20)
+        second.withUnsafeBufferPointer { p in
+            // 6 s into a ring of 4 s rounded up to a power of two (262144 frames, 5.46 s).
+            for _ in 0..<6 { feed.offer(p.baseAddress!, count: 48000) }
+        }
+        #expect(feed.hasStopped)
+        #expect(messages.drain() == ["loudness analysis fell behind at 5.000 s and stopped (the recording goes on; loudness columns are empty from there)"])
+    }
+
+    @Test("when only metering, a drop in the engine's ring stops the analysis and says when")
+    func engineDropStops() throws {
+        let messages = MessageQueue()
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
+        let ring = SPSCRing<Float>(minimumCapacity: 96000, width: 2)
+        let drops = SPSCRing<DropEvent>(minimumCapacity: 4, width: 1)
+        feed.consume(ring, drops: drops, messages: messages)
+        let samples = sine(frames: 4800, dBFS: -20)
+        _ = samples.withUnsafeBufferPointer { ring.write($0) }
+        let slot = drops.writableRegions(upTo: 1)
+        slot.first.pointee = DropEvent(atFrame: 4800, count: 256)
+        drops.commitWrite(1)
+        feed.start()
+        feed.inputEnded()
+        #expect(feed.wait(timeout: 30))
+        #expect(feed.hasStopped)
+        #expect(messages.drain() == ["loudness analysis fell behind at 0.100 s and stopped (the recording goes on; loudness columns are empty from there)"])
+        #expect(ring.readableCount == 0)   // the ring is still emptied, so the callback never drops for it again
+    }
+}
