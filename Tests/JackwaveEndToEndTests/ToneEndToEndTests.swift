@@ -2,19 +2,18 @@ import Foundation
 import JackwaveDSP
 import Testing
 
-/// `jackwave --tone` through a real JACK server, recorded by another client and by itself.
+/// `jackwave --tone` through real servers, jackd and PipeWire (each test on both),
+/// recorded by another client and by itself. On PipeWire the peer, `jack_capture`, runs
+/// on PipeWire's libjack as every client of the fixture does (as `pw-jack` runs it).
 @Suite("Tones through a real JACK server", .serialized)
 struct ToneEndToEndTests {
-    let server: JackServer
     let dir = temporaryDirectory()
-
-    init() throws { server = try JackServer() }
 
     /// Records `jackwave` tone arguments with `jack_capture` (a Debian peer): the capture
     /// runs from before jackwave starts until at least `tailFrames` more frames have passed
     /// through the server after it ended (SIGINT then), however long a loaded machine takes
     /// to start any of them.
-    func captureTone(_ toneArguments: [String]) throws -> (Recording, Run.Output) {
+    func captureTone(_ toneArguments: [String], on server: any TestServer) throws -> (Recording, Run.Output) {
         let path = dir + "/captured-\(UUID().uuidString).wav"
         let capture = try Run.start("/usr/bin/jack_capture", ["-mc", "-c", "1", "-ns", "-f", "wav", path],
                                     server: server.name)
@@ -80,9 +79,10 @@ struct ToneEndToEndTests {
         return start
     }
 
-    @Test("a tone recorded by jack_capture has the asked frequency and peak level")
-    func frequencyAndLevel() throws {
-        let (rec, run) = try captureTone(["--tone", "997.5", "--volume", "0.5", "-d", "3"])
+    @Test("a tone recorded by jack_capture has the asked frequency and peak level", arguments: ServerKind.allCases)
+    func frequencyAndLevel(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let (rec, run) = try captureTone(["--tone", "997.5", "--volume", "0.5", "-d", "3"], on: server)
         #expect(run.status == 0, "\(run.stderr)")
         let first = try #require(rec.samples.firstIndex { $0 != 0 })
         let steady = (first + 4800)..<(first + 4800 + 96000)
@@ -93,9 +93,10 @@ struct ToneEndToEndTests {
         #expect(abs(peak - 0.5) < 1e-4)
     }
 
-    @Test("the first sample a listener gets is the start of the fade-in: the capture equals the generator sample for sample")
-    func fadeIn() throws {
-        let (rec, run) = try captureTone(["--tone", "440", "--volume", "-6dB", "--fade", "20", "-d", "1"])
+    @Test("the first sample a listener gets is the start of the fade-in: the capture equals the generator sample for sample", arguments: ServerKind.allCases)
+    func fadeIn(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let (rec, run) = try captureTone(["--tone", "440", "--volume", "-6dB", "--fade", "20", "-d", "1"], on: server)
         #expect(run.status == 0, "\(run.stderr)")
         // jackwave computes a dB volume in Double and rounds it to Float once.
         let tone = Self.generated(frequency: 440, amplitude: Float(pow(10, -6.0 / 20)), fadeFrames: 960,
@@ -108,9 +109,10 @@ struct ToneEndToEndTests {
         }
     }
 
-    @Test("with --duration the fade-out ends exactly at the duration: the capture equals the generator, then silence")
-    func exactEnd() throws {
-        let (rec, run) = try captureTone(["--tone", "1000", "-d", "2"])
+    @Test("with --duration the fade-out ends exactly at the duration: the capture equals the generator, then silence", arguments: ServerKind.allCases)
+    func exactEnd(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let (rec, run) = try captureTone(["--tone", "1000", "-d", "2"], on: server)
         #expect(run.status == 0, "\(run.stderr)")
         let tone = Self.generated(frequency: 1000, amplitude: 0.1, endingAt: 96000, count: 96000)
         let start = try expectWholeTone(rec, equals: tone)
@@ -118,8 +120,9 @@ struct ToneEndToEndTests {
         #expect(rec.samples[start + 95999] != 0)
     }
 
-    @Test("jackwave records its own tone in the cycle it plays it, sample for sample as the generator makes it")
-    func selfRecording() throws {
+    @Test("jackwave records its own tone in the cycle it plays it, sample for sample as the generator makes it", arguments: ServerKind.allCases)
+    func selfRecording(on kind: ServerKind) throws {
+        let server = try kind.start()
         try Self.expectOwnToneRecorded(server: server.name, path: dir + "/loop.wav")
     }
 
@@ -139,8 +142,9 @@ struct ToneEndToEndTests {
         #expect(!run.stderr.contains("received only silence"), "\(run.stderr)", sourceLocation: sourceLocation)
     }
 
-    @Test("Ctrl-C fades the tone out before jackwave exits")
-    func interruptFadesOut() throws {
+    @Test("Ctrl-C fades the tone out before jackwave exits", arguments: ServerKind.allCases)
+    func interruptFadesOut(on kind: ServerKind) throws {
+        let server = try kind.start()
         let path = dir + "/interrupted-tone.wav"
         let run = try Run.start(Run.jackwave, ["--tone", "440", "--record", path, "--port", "jackwave:out_1",
                                                "--channels", "1", "--fade", "50", "--no-meter"], server: server.name)

@@ -23,19 +23,34 @@ final class PipeWireServer: @unchecked Sendable {
     }
     private static let prefix = "pipewire:"
 
+    /// The rate and quantum it was started with (`setting` may change them later).
+    let sampleRate: Int
+    let period: Int
+
     /// Starts PipeWire at `rate` with `quantum`-frame cycles and waits until a JACK client
-    /// can reach it.
-    init(rate: Int = 48000, quantum: Int = 256) throws {
-        runtimeDirectory = temporaryDirectory() + "/pipewire-runtime"
+    /// can reach it. `capturePorts` and `playbackPorts` give it physical ports named as
+    /// jackd's are (`PhysicalPortsConfig`); 0 and 0 is a bare headless PipeWire.
+    init(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
+        let base = temporaryDirectory()
+        runtimeDirectory = base + "/pipewire-runtime"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         name = Self.prefix + runtimeDirectory
-        process = try Run.start("/usr/bin/pipewire", [], server: nil, environment: ["XDG_RUNTIME_DIR": runtimeDirectory])
+        sampleRate = rate
+        period = quantum
+        // Its own configuration home: the physical ports' drop-in, and none of the user's own.
+        let configHome = base + "/pipewire-config"
+        try PhysicalPortsConfig(rate: rate, capturePorts: capturePorts, playbackPorts: playbackPorts)
+            .write(toConfigHome: configHome)
+        process = try Run.start("/usr/bin/pipewire", [], server: nil,
+                                environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome])
         let ready = waitUntil(timeout: 30) { [self] in
             setting("clock.force-rate", "\(rate)") && setting("clock.force-quantum", "\(quantum)")
         }
+        // Reachable by a JACK client, with every physical port shown.
         let reachable = ready && waitUntil(timeout: 30) { [self] in
-            (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 10).status) == 0
+            guard let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 10), out.status == 0 else { return false }
+            return out.stdout.contains("system:capture_\(capturePorts)") || capturePorts == 0
         }
         guard reachable else {
             stop()
@@ -68,12 +83,3 @@ final class PipeWireServer: @unchecked Sendable {
 
     deinit { stop() }
 }
-
-/// A server the end-to-end tests run clients against: `jackd -d dummy` or PipeWire.
-protocol TestServer {
-    /// What `Run` takes as `server:` to reach it.
-    var name: String { get }
-}
-
-extension JackServer: TestServer {}
-extension PipeWireServer: TestServer {}
