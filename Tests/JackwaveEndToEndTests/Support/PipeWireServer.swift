@@ -26,35 +26,38 @@ final class PipeWireServer: @unchecked Sendable {
     /// The rate and quantum it was started with (`setting` may change them later).
     let sampleRate: Int
     let period: Int
+    /// The client that gives it physical ports (`PhysicalPortsClient`), if any.
+    private(set) var physicalPorts: Run.Running?
 
     /// Starts PipeWire at `rate` with `quantum`-frame cycles and waits until a JACK client
     /// can reach it. `capturePorts` and `playbackPorts` give it physical ports named as
-    /// jackd's are (`PhysicalPortsConfig`); 0 and 0 is a bare headless PipeWire.
+    /// jackd's (`PhysicalPortsClient`); 0 and 0 is a bare headless PipeWire.
     init(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
-        let base = temporaryDirectory()
-        runtimeDirectory = base + "/pipewire-runtime"
+        runtimeDirectory = temporaryDirectory() + "/pipewire-runtime"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         name = Self.prefix + runtimeDirectory
         sampleRate = rate
         period = quantum
-        // Its own configuration home: the physical ports' drop-in, and none of the user's own.
-        let configHome = base + "/pipewire-config"
-        try PhysicalPortsConfig(rate: rate, capturePorts: capturePorts, playbackPorts: playbackPorts)
-            .write(toConfigHome: configHome)
-        process = try Run.start("/usr/bin/pipewire", [], server: nil,
-                                environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome])
+        process = try Run.start("/usr/bin/pipewire", [], server: nil, environment: ["XDG_RUNTIME_DIR": runtimeDirectory])
         let ready = waitUntil(timeout: 30) { [self] in
             setting("clock.force-rate", "\(rate)") && setting("clock.force-quantum", "\(quantum)")
         }
-        // Reachable by a JACK client, with every physical port shown.
         let reachable = ready && waitUntil(timeout: 30) { [self] in
-            guard let out = try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 10), out.status == 0 else { return false }
-            return out.stdout.contains("system:capture_\(capturePorts)") || capturePorts == 0
+            (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 10).status) == 0
         }
         guard reachable else {
             stop()
             throw TestFailure("PipeWire in \(runtimeDirectory) did not come up within 30 s: \(process.stderrSoFar)")
+        }
+        if capturePorts + playbackPorts > 0 {
+            do {
+                physicalPorts = try PhysicalPortsClient.start(on: name, capture: capturePorts, playback: playbackPorts,
+                                                              serverPID: process.pid)
+            } catch {
+                stop()
+                throw error
+            }
         }
     }
 
@@ -67,8 +70,13 @@ final class PipeWireServer: @unchecked Sendable {
         return out?.status == 0
     }
 
-    /// Stops PipeWire (SIGTERM, then SIGKILL after 5 s) and waits for it.
+    /// Stops PipeWire (SIGTERM, then SIGKILL after 5 s) and waits for it; its physical
+    /// ports' client first.
     func stop() {
+        if let client = physicalPorts {
+            client.signal(SIGTERM)
+            _ = client.finish(timeout: 5)
+        }
         guard process.isRunning else { return }
         process.signal(SIGTERM)
         if !waitUntil(timeout: 5, { [self] in !process.isRunning }) { process.signal(SIGKILL) }
