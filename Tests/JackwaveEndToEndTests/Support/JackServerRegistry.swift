@@ -27,9 +27,11 @@ enum JackServerRegistry {
             let entry = data.dropFirst(entriesOffset + i * entryLength).prefix(entryLength)
             let pid = entry.prefix(4).withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
             let name = String(decoding: entry.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self)
-            // Listed as "jack-UID:NAME"; a pid of 0 is a free entry.
-            guard pid > 0, kill(pid, 0) != 0, errno == ESRCH, let colon = name.firstIndex(of: ":") else { return nil }
-            return String(name[name.index(after: colon)...])
+            // Listed as "jack-UID:NAME:" (JACK's shm prefix); a pid of 0 is a free entry.
+            let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+            guard pid > 0, kill(pid, 0) != 0, errno == ESRCH, parts.count == 3, parts[0].hasPrefix("jack-"),
+                  !parts[1].isEmpty else { return nil }
+            return String(parts[1])
         }
     }
 
