@@ -6,8 +6,9 @@ import Testing
 /// announce ports late, have no physical port at all; and `scripts/demo` on it.
 ///
 /// Everything jackd and PipeWire share runs on both from the other suites (over
-/// `ServerKind.allCases`): sample-exact recording, the own tone, the silence warning,
-/// the server's death (PipeWire's libjack never reports it), and so on.
+/// `ServerKind.allCases`): sample-exact recording, the own tone, the silence warning, the
+/// default connection, and PipeWire's death (`RecordEndToEndTests.serverDeath`: PipeWire
+/// killed mid-take, though its libjack never reports it), and so on.
 @Suite("PipeWire as the JACK server", .serialized)
 struct PipeWireEndToEndTests {
     let server: PipeWireServer
