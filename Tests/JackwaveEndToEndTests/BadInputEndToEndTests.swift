@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 
-/// Every bad input: one line on stderr, exit code 2, no file created, an existing file untouched.
+/// Every bad input: one line on stderr, exit code 2, no file created, an existing file
+/// untouched; with jackd and with PipeWire running (some refusals need the server's ports).
 @Suite("Bad input is refused before anything is touched", .serialized)
 struct BadInputEndToEndTests {
-    let server: JackServer
     let dir = temporaryDirectory()
-
-    init() throws { server = try JackServer() }
 
     /// Arguments with `OUT` standing for a fresh output path in the test's directory.
     static let cases: [[String]] = [
@@ -57,8 +55,9 @@ struct BadInputEndToEndTests {
         ["--record", "OUT.wav", "--level-interval", "10"],
     ]
 
-    @Test("a bad input exits 2 with one line and creates no file", arguments: cases)
-    func refused(arguments: [String]) throws {
+    @Test("a bad input exits 2 with one line and creates no file", arguments: ServerKind.allCases, cases)
+    func refused(on kind: ServerKind, arguments: [String]) throws {
+        let server = try kind.start()
         let caseDir = dir + "/\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: caseDir + "/DIR", withIntermediateDirectories: true)
         let args = arguments.map {
@@ -74,8 +73,9 @@ struct BadInputEndToEndTests {
         #expect(created == ["DIR"], "\(arguments) created \(created)")
     }
 
-    @Test("a refused run leaves an existing file untouched")
-    func existingUntouched() throws {
+    @Test("a refused run leaves an existing file untouched", arguments: ServerKind.allCases)
+    func existingUntouched(on kind: ServerKind) throws {
+        let server = try kind.start()
         let path = dir + "/keep.wav"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
         for args in [["--record", path], ["--record", path, "-p", "nosuch:x", "--force"], ["--record", path, "-c", "0", "--force"]] {

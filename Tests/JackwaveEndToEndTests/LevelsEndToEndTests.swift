@@ -1,30 +1,28 @@
 import Foundation
 import Testing
 
-/// Level export and the live meter against a real `jackd -d dummy`: one server, one test
-/// at a time.
+/// Level export and the live meter against real servers, jackd and PipeWire (each test on
+/// both): one server, one test at a time.
 @Suite("Levels through a real JACK server", .serialized)
 struct LevelsEndToEndTests {
-    let server: JackServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
-
-    /// `jackwave levels` (offline) on `recording`, output as text.
-    func offline(_ recording: String, _ extra: [String]) throws -> String {
+    /// `jackwave levels` (offline) on `recording`, in blocks of `server`'s period, output as text.
+    func offline(_ recording: String, _ extra: [String], server: any TestServer) throws -> String {
         let run = try Run.jackwave(["levels", recording, "--block", "\(server.period)"] + extra, server: nil)
         #expect(run.status == 0, "\(run.stderr)")
         return run.stdout
     }
 
-    @Test("live --levels CSV while recording equals the offline levels of the recording, byte for byte")
-    func liveEqualsOfflineCSV() throws {
+    @Test("live --levels CSV while recording equals the offline levels of the recording, byte for byte", arguments: ServerKind.allCases)
+    func liveEqualsOfflineCSV(on kind: ServerKind) throws {
+        let server = try kind.start()
         let wav = dir + "/x.wav", csv = dir + "/x.csv"
         let run = try Run.jackwave(["--tone", "1000", "--record", wav, "--port", "jackwave:out_1", "--channels", "1",
                                     "--duration", "2", "--levels", csv], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
         let live = try String(contentsOfFile: csv, encoding: .utf8)
-        #expect(live == (try offline(wav, [])))
+        #expect(live == (try offline(wav, [], server: server)))
 
         let lines = live.split(separator: "\n")
         #expect(lines.first == "frame,time,in_1")
@@ -36,14 +34,15 @@ struct LevelsEndToEndTests {
         #expect(abs((peaks.max() ?? 0) - 0.1) < 1e-3)
     }
 
-    @Test("live JSON Lines on stdout with --level-interval equal the offline ones and parse")
-    func liveEqualsOfflineJSONLines() throws {
+    @Test("live JSON Lines on stdout with --level-interval equal the offline ones and parse", arguments: ServerKind.allCases)
+    func liveEqualsOfflineJSONLines(on kind: ServerKind) throws {
+        let server = try kind.start()
         let wav = dir + "/y.wav"
         let run = try Run.jackwave(["--tone", "440", "--record", wav, "--port", "jackwave:out_1", "--channels", "2",
                                     "--duration", "1", "--levels", "-", "--levels-format", "jsonl",
                                     "--level-interval", "10"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == (try offline(wav, ["--level-interval", "10", "--levels-format", "jsonl"])))
+        #expect(run.stdout == (try offline(wav, ["--level-interval", "10", "--levels-format", "jsonl"], server: server)))
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 100)   // 48000 frames in intervals of 480
         for (i, line) in lines.enumerated() {
@@ -62,8 +61,9 @@ struct LevelsEndToEndTests {
         }.count
     }
 
-    @Test("a reader that goes away ends the run with exit 1 and one line saying so")
-    func closedPipe() throws {
+    @Test("a reader that goes away ends the run with exit 1 and one line saying so", arguments: ServerKind.allCases)
+    func closedPipe(on kind: ServerKind) throws {
+        let server = try kind.start()
         // A run that ignored the closed pipe would last its whole 60 s (counted in frames);
         // one that stops at once ends well within 30 s even on a loaded machine.
         let script = "\"$0\" --levels - --no-meter --channels 1 --duration 60 | head -c 20 >/dev/null; "
@@ -76,14 +76,18 @@ struct LevelsEndToEndTests {
     }
 
     @Test("the meter draws bars and the strip in a real terminal, and Ctrl-C leaves the cursor shown",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
-    func meterInTmux() throws {
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")), arguments: ServerKind.allCases)
+    func meterInTmux(on kind: ServerKind) throws {
+        let server = try kind.start()
         // A private tmux server (own socket, no user or system config) that the test kills at the end.
         let socket = "jwlevels-\(getpid())-\(UUID().uuidString.prefix(8))"
         func tmux(_ args: [String]) throws -> String {
             try Run.tool("/usr/bin/tmux", ["-f", "/dev/null", "-L", socket] + args, server: nil).stdout
         }
-        let command = "env JACK_DEFAULT_SERVER=\(server.name) JACK_NO_AUDIO_RESERVATION=1 NO_COLOR= "
+        // The variables that reach this server (PipeWire's: as `pw-jack` sets them).
+        let reach = Run.clientVariables(server: server.name, libraryPath: ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"])
+            .sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let command = "env -u JACK_DEFAULT_SERVER \(reach) JACK_NO_AUDIO_RESERVATION=1 NO_COLOR= "
             + "'\(Run.jackwave)' --tone 440 --port jackwave:out_1 --channels 1; sleep 120"
         defer { _ = try? tmux(["kill-server"]) }
         _ = try tmux(["new-session", "-d", "-x", "100", "-y", "30", command])

@@ -30,15 +30,19 @@ struct RealtimeSafetyTests {
     static let badClientBound = 30.0
     static let badClientTimedOut: Int32 = 3
 
-    let server: JackServer
     let dir = temporaryDirectory()
 
-    init() throws {
-        server = try JackServer(sampleRate: Self.sampleRate, period: Self.period, capturePorts: 8, playbackPorts: 2)
+    /// A server of `kind` at 64 frames with 8 physical capture ports (jackwave records them).
+    /// On PipeWire the callback runs in PipeWire's libjack's data thread: the same preload
+    /// wraps `jack_set_process_callback` there too.
+    func startServer(_ kind: ServerKind) throws -> any TestServer {
+        try kind.start(sampleRate: Self.sampleRate, period: Self.period, capturePorts: 8, playbackPorts: 2)
     }
 
-    @Test("rtcheck counts the allocations, sleeps, locks and writes of a bad callback, and nothing for a clean one")
-    func rtcheckCatchesBadCallbacks() throws {
+    @Test("rtcheck counts the allocations, sleeps, locks and writes of a bad callback, and nothing for a clean one",
+          arguments: ServerKind.allCases)
+    func rtcheckCatchesBadCallbacks(on kind: ServerKind) throws {
+        let server = try startServer(kind)
         let tools = try RTCheckTools.shared.get()
         // (mode, the report's counter that must be > 0)
         let cases = [("malloc", "malloc"), ("malloc", "free"), ("usleep", "usleep"),
@@ -67,8 +71,9 @@ struct RealtimeSafetyTests {
     }
 
     @Test("jackwave's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles of recording, tone and levels",
-          arguments: RTCheckTools.buildsUnderTest())
-    func jackwaveIsClean(build: Build) throws {
+          arguments: RTCheckTools.buildsUnderTest(), ServerKind.allCases)
+    func jackwaveIsClean(build: Build, on kind: ServerKind) throws {
+        let server = try startServer(kind)
         let tools = try RTCheckTools.shared.get()
         let binary = (path: build.path, note: build.note)
         let path = "\(dir)/rtcheck.txt"
@@ -93,8 +98,10 @@ struct RealtimeSafetyTests {
     }
 
     @Test("RealtimeSanitizer, entered around the callback, stops a bad client and passes jackwave for 10,000 cycles",
-          .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"))
-    func realtimeSanitizer() throws {
+          .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"),
+          arguments: ServerKind.allCases)
+    func realtimeSanitizer(on kind: ServerKind) throws {
+        let server = try startServer(kind)
         let tools = try RTCheckTools.shared.get()
         let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
         let binary = RTCheckTools.binaryUnderTest()
@@ -325,6 +332,9 @@ extension RealtimeSafetyTests {
     @Test("jackwave's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles of an armed run",
           arguments: armedCases)
     func armedRunIsClean(build: Build, mode: ArmedMode) throws {
+        // jackd only: the armed paths are server-independent code in the callback, and the
+        // runs on both servers above already cover what differs between them.
+        let server = try startServer(.jackd)
         let tools = try RTCheckTools.shared.get()
         let path = "\(dir)/rtcheck-armed.txt"
         let run = try Run.tool(build.path, ["--record", "\(dir)/armed.wav", "--port", "system:capture_1", "--port", "jackwave:out_1",
@@ -349,6 +359,8 @@ extension RealtimeSafetyTests {
           .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"),
           arguments: armedModes)
     func armedRunUnderRealtimeSanitizer(mode: ArmedMode) throws {
+        // jackd only, as for rtcheck above.
+        let server = try startServer(.jackd)
         let tools = try RTCheckTools.shared.get()
         let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
         let binary = RTCheckTools.binaryUnderTest()

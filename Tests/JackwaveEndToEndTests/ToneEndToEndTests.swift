@@ -2,19 +2,18 @@ import Foundation
 import JackwaveDSP
 import Testing
 
-/// `jackwave --tone` through a real JACK server, recorded by another client and by itself.
+/// `jackwave --tone` through real servers, jackd and PipeWire (each test on both),
+/// recorded by another client and by itself. On PipeWire the peer, `jack_capture`, runs
+/// on PipeWire's libjack as every client of the fixture does (as `pw-jack` runs it).
 @Suite("Tones through a real JACK server", .serialized)
 struct ToneEndToEndTests {
-    let server: JackServer
     let dir = temporaryDirectory()
-
-    init() throws { server = try JackServer() }
 
     /// Records `jackwave` tone arguments with `jack_capture` (a Debian peer): the capture
     /// runs from before jackwave starts until at least `tailFrames` more frames have passed
     /// through the server after it ended (SIGINT then), however long a loaded machine takes
     /// to start any of them.
-    func captureTone(_ toneArguments: [String]) throws -> (Recording, Run.Output) {
+    func captureTone(_ toneArguments: [String], on server: any TestServer) throws -> (Recording, Run.Output) {
         let path = dir + "/captured-\(UUID().uuidString).wav"
         let capture = try Run.start("/usr/bin/jack_capture", ["-mc", "-c", "1", "-ns", "-f", "wav", path],
                                     server: server.name)
@@ -44,6 +43,50 @@ struct ToneEndToEndTests {
 
     /// Frames the capture runs on after the tone: twice the 0.1 s `expectWholeTone` needs.
     static let tailFrames = 9600
+
+    /// How many whole server cycles the capture lacks, if that is all that keeps it from
+    /// being `tone`: every nonzero sample of `rec` is the generator's, in order, from some
+    /// point of the fade-in to the tone's last sample, jumping only by whole `quantum`-frame
+    /// cycles (at most 16 at a time). nil if anything else differs.
+    ///
+    /// PipeWire under load skips a late client's cycle instead of waiting for it (see
+    /// `ServerBreaks`): when it skips jack_capture's, the capture lacks that cycle of the
+    /// tone, and jack_capture does not say so. This tells that case apart from a wrong
+    /// sample, which the strict checks then report.
+    static func missingCycles(in rec: Recording, of tone: [Float], quantum: Int) -> Int? {
+        guard let first = rec.samples.firstIndex(where: { $0 != 0 }), let last = rec.samples.lastIndex(where: { $0 != 0 }),
+              let lead = tone.firstIndex(where: { $0 != 0 }), let toneLast = tone.lastIndex(where: { $0 != 0 }) else { return nil }
+        // Where in the tone the capture starts: the fade-in, or whole cycles into it.
+        guard var p = (lead..<min(tone.count, lead + 16 * quantum)).first(where: { tone[$0] == rec.samples[first] })
+        else { return nil }
+        var missing = (p - lead + quantum - 1) / quantum
+        for i in (first + 1)...last {
+            if p + 1 < tone.count, rec.samples[i] == tone[p + 1] {
+                p += 1
+                continue
+            }
+            guard let jump = (1...16).first(where: { p + 1 + $0 * quantum < tone.count && rec.samples[i] == tone[p + 1 + $0 * quantum] })
+            else { return nil }
+            p += 1 + jump * quantum
+            missing += jump
+        }
+        return p == toneLast ? missing : nil
+    }
+
+    /// On PipeWire, true (and says so) if PipeWire skipped a cycle of either client: of
+    /// jackwave (it says so in `toneStderr`, `ServerBreaks`), or of jack_capture (the capture
+    /// lacks whole cycles and is otherwise the generator's `tone`, `missingCycles`). The
+    /// test's exact checks cannot hold then, and the server, not jackwave, broke them.
+    static func pipeWireSkippedListener(_ rec: Recording, tone: [Float], toneStderr: String, server: any TestServer) -> Bool {
+        guard server.kind == .pipewire else { return false }
+        if server.brokeStream(stderr: toneStderr) {
+            print("PipeWire skipped one of jackwave's cycles: \(toneStderr)")
+            return true
+        }
+        guard let missing = missingCycles(in: rec, of: tone, quantum: server.period), missing > 0 else { return false }
+        print("PipeWire skipped \(missing) of jack_capture's cycles; the rest of the capture is the generator's tone, in order")
+        return true
+    }
 
     /// What jackwave's generator makes for `--tone frequency` at `amplitude` with a fade of
     /// `fadeFrames`, ended at frame `end` (`--duration`): `count` frames from its frame 0.
@@ -80,10 +123,13 @@ struct ToneEndToEndTests {
         return start
     }
 
-    @Test("a tone recorded by jack_capture has the asked frequency and peak level")
-    func frequencyAndLevel() throws {
-        let (rec, run) = try captureTone(["--tone", "997.5", "--volume", "0.5", "-d", "3"])
+    @Test("a tone recorded by jack_capture has the asked frequency and peak level", arguments: ServerKind.allCases)
+    func frequencyAndLevel(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let (rec, run) = try captureTone(["--tone", "997.5", "--volume", "0.5", "-d", "3"], on: server)
         #expect(run.status == 0, "\(run.stderr)")
+        if Self.pipeWireSkippedListener(rec, tone: Self.generated(frequency: 997.5, amplitude: 0.5, endingAt: 144_000, count: 144_000),
+                                        toneStderr: run.stderr, server: server) { return }
         let first = try #require(rec.samples.firstIndex { $0 != 0 })
         let steady = (first + 4800)..<(first + 4800 + 96000)
         try #require(rec.frames >= steady.upperBound, "capture of \(rec.frames) frames")
@@ -93,13 +139,15 @@ struct ToneEndToEndTests {
         #expect(abs(peak - 0.5) < 1e-4)
     }
 
-    @Test("the first sample a listener gets is the start of the fade-in: the capture equals the generator sample for sample")
-    func fadeIn() throws {
-        let (rec, run) = try captureTone(["--tone", "440", "--volume", "-6dB", "--fade", "20", "-d", "1"])
+    @Test("the first sample a listener gets is the start of the fade-in: the capture equals the generator sample for sample", arguments: ServerKind.allCases)
+    func fadeIn(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let (rec, run) = try captureTone(["--tone", "440", "--volume", "-6dB", "--fade", "20", "-d", "1"], on: server)
         #expect(run.status == 0, "\(run.stderr)")
         // jackwave computes a dB volume in Double and rounds it to Float once.
         let tone = Self.generated(frequency: 440, amplitude: Float(pow(10, -6.0 / 20)), fadeFrames: 960,
                                   endingAt: 48000, count: 48000)
+        if Self.pipeWireSkippedListener(rec, tone: tone, toneStderr: run.stderr, server: server) { return }
         let start = try expectWholeTone(rec, equals: tone)
         // And the fade rises without a step: no sample-to-sample change beyond the steady tone's largest.
         let largestSteadyStep = Float(2 * Double.pi * 440 / 48000) * 0.5012
@@ -108,18 +156,21 @@ struct ToneEndToEndTests {
         }
     }
 
-    @Test("with --duration the fade-out ends exactly at the duration: the capture equals the generator, then silence")
-    func exactEnd() throws {
-        let (rec, run) = try captureTone(["--tone", "1000", "-d", "2"])
+    @Test("with --duration the fade-out ends exactly at the duration: the capture equals the generator, then silence", arguments: ServerKind.allCases)
+    func exactEnd(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let (rec, run) = try captureTone(["--tone", "1000", "-d", "2"], on: server)
         #expect(run.status == 0, "\(run.stderr)")
         let tone = Self.generated(frequency: 1000, amplitude: 0.1, endingAt: 96000, count: 96000)
+        if Self.pipeWireSkippedListener(rec, tone: tone, toneStderr: run.stderr, server: server) { return }
         let start = try expectWholeTone(rec, equals: tone)
         // Sound right up to the duration's last frame (envelope position 1), none from frame 96000 on.
         #expect(rec.samples[start + 95999] != 0)
     }
 
-    @Test("jackwave records its own tone in the cycle it plays it, sample for sample as the generator makes it")
-    func selfRecording() throws {
+    @Test("jackwave records its own tone in the cycle it plays it, sample for sample as the generator makes it", arguments: ServerKind.allCases)
+    func selfRecording(on kind: ServerKind) throws {
+        let server = try kind.start()
         try Self.expectOwnToneRecorded(server: server.name, path: dir + "/loop.wav")
     }
 
@@ -139,8 +190,9 @@ struct ToneEndToEndTests {
         #expect(!run.stderr.contains("received only silence"), "\(run.stderr)", sourceLocation: sourceLocation)
     }
 
-    @Test("Ctrl-C fades the tone out before jackwave exits")
-    func interruptFadesOut() throws {
+    @Test("Ctrl-C fades the tone out before jackwave exits", arguments: ServerKind.allCases)
+    func interruptFadesOut(on kind: ServerKind) throws {
+        let server = try kind.start()
         let path = dir + "/interrupted-tone.wav"
         let run = try Run.start(Run.jackwave, ["--tone", "440", "--record", path, "--port", "jackwave:out_1",
                                                "--channels", "1", "--fade", "50", "--no-meter"], server: server.name)

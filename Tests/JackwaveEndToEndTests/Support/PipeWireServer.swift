@@ -23,13 +23,22 @@ final class PipeWireServer: @unchecked Sendable {
     }
     private static let prefix = "pipewire:"
 
+    /// The rate and quantum it was started with (`setting` may change them later).
+    let sampleRate: Int
+    let period: Int
+    /// The client that gives it physical ports (`PhysicalPortsClient`), if any.
+    private(set) var physicalPorts: Run.Running?
+
     /// Starts PipeWire at `rate` with `quantum`-frame cycles and waits until a JACK client
-    /// can reach it.
-    init(rate: Int = 48000, quantum: Int = 256) throws {
+    /// can reach it. `capturePorts` and `playbackPorts` give it physical ports named as
+    /// jackd's (`PhysicalPortsClient`); 0 and 0 is a bare headless PipeWire.
+    init(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
         runtimeDirectory = temporaryDirectory() + "/pipewire-runtime"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         name = Self.prefix + runtimeDirectory
+        sampleRate = rate
+        period = quantum
         process = try Run.start("/usr/bin/pipewire", [], server: nil, environment: ["XDG_RUNTIME_DIR": runtimeDirectory])
         let ready = waitUntil(timeout: 30) { [self] in
             setting("clock.force-rate", "\(rate)") && setting("clock.force-quantum", "\(quantum)")
@@ -40,6 +49,15 @@ final class PipeWireServer: @unchecked Sendable {
         guard reachable else {
             stop()
             throw TestFailure("PipeWire in \(runtimeDirectory) did not come up within 30 s: \(process.stderrSoFar)")
+        }
+        if capturePorts + playbackPorts > 0 {
+            do {
+                physicalPorts = try PhysicalPortsClient.start(on: name, capture: capturePorts, playback: playbackPorts,
+                                                              serverPID: process.pid)
+            } catch {
+                stop()
+                throw error
+            }
         }
     }
 
@@ -52,8 +70,13 @@ final class PipeWireServer: @unchecked Sendable {
         return out?.status == 0
     }
 
-    /// Stops PipeWire (SIGTERM, then SIGKILL after 5 s) and waits for it.
+    /// Stops PipeWire (SIGTERM, then SIGKILL after 5 s) and waits for it; its physical
+    /// ports' client first.
     func stop() {
+        if let client = physicalPorts {
+            client.signal(SIGTERM)
+            _ = client.finish(timeout: 5)
+        }
         guard process.isRunning else { return }
         process.signal(SIGTERM)
         if !waitUntil(timeout: 5, { [self] in !process.isRunning }) { process.signal(SIGKILL) }
@@ -68,12 +91,3 @@ final class PipeWireServer: @unchecked Sendable {
 
     deinit { stop() }
 }
-
-/// A server the end-to-end tests run clients against: `jackd -d dummy` or PipeWire.
-protocol TestServer {
-    /// What `Run` takes as `server:` to reach it.
-    var name: String { get }
-}
-
-extension JackServer: TestServer {}
-extension PipeWireServer: TestServer {}

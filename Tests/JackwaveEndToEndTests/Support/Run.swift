@@ -45,23 +45,27 @@ enum Run {
     static func start(_ path: String, _ arguments: [String], server: String?,
                       environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Running {
         var env = ProcessInfo.processInfo.environment
-        if let server, let runtime = PipeWireServer.runtimeDirectory(ofServer: server) {
-            // As `pw-jack` runs a client: PipeWire's libjack first, PipeWire's socket in `runtime`.
-            env.removeValue(forKey: "JACK_DEFAULT_SERVER")
-            env["XDG_RUNTIME_DIR"] = runtime
-            env["PIPEWIRE_RUNTIME_DIR"] = runtime
-            if let lib = PipeWireServer.libjackDirectory {
-                env["LD_LIBRARY_PATH"] = ([lib] + (env["LD_LIBRARY_PATH"].map { [$0] } ?? [])).joined(separator: ":")
-            }
-        } else if let server {
-            env["JACK_DEFAULT_SERVER"] = server
-        } else {
-            env.removeValue(forKey: "JACK_DEFAULT_SERVER")
+        env.removeValue(forKey: "JACK_DEFAULT_SERVER")
+        if let server {
+            env.merge(clientVariables(server: server, libraryPath: env["LD_LIBRARY_PATH"])) { $1 }
         }
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
         if autostartGuard { env["JACK_NO_START_SERVER"] = "1" } else { env.removeValue(forKey: "JACK_NO_START_SERVER") }
         for (k, v) in environment { env[k] = v }
         return try Running(path: path, arguments: arguments, environment: env)
+    }
+
+    /// The variables that point a JACK client at `server` (added to an environment without
+    /// `JACK_DEFAULT_SERVER`). A PipeWire server is reached as `pw-jack` runs a client:
+    /// PipeWire's libjack first on the library path (before `libraryPath`), PipeWire's
+    /// socket in the server's runtime directory; a jackd one by `JACK_DEFAULT_SERVER`.
+    static func clientVariables(server: String, libraryPath: String? = nil) -> [String: String] {
+        guard let runtime = PipeWireServer.runtimeDirectory(ofServer: server) else { return ["JACK_DEFAULT_SERVER": server] }
+        var variables = ["XDG_RUNTIME_DIR": runtime, "PIPEWIRE_RUNTIME_DIR": runtime]
+        if let lib = PipeWireServer.libjackDirectory {
+            variables["LD_LIBRARY_PATH"] = ([lib] + (libraryPath.map { [$0] } ?? [])).joined(separator: ":")
+        }
+        return variables
     }
 
     /// A program started in the background; its output is collected as it comes.

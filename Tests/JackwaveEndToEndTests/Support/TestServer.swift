@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// A server the end-to-end tests run clients against: `jackd -d dummy` or PipeWire.
+protocol TestServer: AnyObject, Sendable {
+    /// What `Run` takes as `server:` to reach it.
+    var name: String { get }
+    /// Which server this is.
+    var kind: ServerKind { get }
+    /// The rate and period (PipeWire: quantum) it was started with.
+    var sampleRate: Int { get }
+    var period: Int { get }
+    /// Stops it and waits for it.
+    func stop()
+    /// Kills it at once, as a crash would; returns once it is gone.
+    func crash()
+    /// Cleans up what a crash left behind (jackd: its slot in JACK's server list).
+    func cleanUpAfterCrash()
+}
+
+extension JackServer: TestServer {
+    var kind: ServerKind { .jackd }
+    func cleanUpAfterCrash() { reclaimAfterCrash() }
+}
+
+extension PipeWireServer: TestServer {
+    var kind: ServerKind { .pipewire }
+    /// Nothing to clean: PipeWire keeps no list of servers.
+    func cleanUpAfterCrash() {}
+}
+
+/// The servers every end-to-end suite runs on: a test over `ServerKind.allCases` starts its
+/// own server of each kind (`start`), so one test body states one behaviour for both.
+enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// A private `jackd -d dummy` (JACK2): `JackServer`.
+    case jackd
+    /// A private headless PipeWire, clients run as `pw-jack` runs them: `PipeWireServer`.
+    case pipewire
+
+    var testDescription: String { self == .jackd ? "jackd" : "PipeWire" }
+
+    /// Starts a server of this kind with jackd's names for its physical ports
+    /// (`system:capture_N`, `system:playback_N`) and waits until clients can use it.
+    func start(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
+        -> any TestServer {
+        switch self {
+        case .jackd:
+            try JackServer(sampleRate: sampleRate, period: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
+        case .pipewire:
+            try PipeWireServer(rate: sampleRate, quantum: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
+        }
+    }
+
+    /// What jackwave says first when this server dies mid-take: jackd calls the client's
+    /// shutdown callback; PipeWire's libjack never does, and jackwave notices the cycles
+    /// stopped and no server listens (`ServerWatch`).
+    var deathNotice: String {
+        self == .jackd ? "the JACK server shut down" : "the JACK server went away"
+    }
+}
