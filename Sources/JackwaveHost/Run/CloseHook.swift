@@ -1,4 +1,3 @@
-import CGlibcExtras
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -21,8 +20,9 @@ public final class CloseHook: @unchecked Sendable {
     /// Paths waiting for the command, oldest first, and whether `finish` was called.
     private let queue = Mutex<(paths: [(String, Int64)], closing: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-    private var started = false
+    /// A year: "until the last command ends", for `WorkerThread.wait`'s bound.
+    private static let noBound = 365.0 * 86400
+    private let thread = WorkerThread(name: "jackwave-hook")
 
     public init(command: String, events: EventLog?) {
         self.command = command
@@ -31,11 +31,7 @@ public final class CloseHook: @unchecked Sendable {
 
     /// Starts the thread.
     public func start() {
-        started = DetachedThread.start { [self] in
-            _ = jackwave_name_thread(jackwave_this_thread(), "jackwave-on-close")
-            run()
-            done.signal()
-        }
+        thread.start { [self] in run() }
     }
 
     /// Queues `path` (its last frame at `frame` on the run's timeline, for the event). Any thread but the realtime one.
@@ -48,8 +44,7 @@ public final class CloseHook: @unchecked Sendable {
     public func finish() {
         queue.withLock { $0.closing = true }
         wake.signal()
-        if started { done.wait() }
-        started = false
+        _ = thread.wait(timeout: Self.noBound)
     }
 
     private func run() {
