@@ -55,9 +55,9 @@ struct ArmedEndToEndTests {
 
     /// Two bursts of 50 periods, 188 periods apart, into takes with 0.5 s of pre-roll and
     /// 0.5 s of --stop-after: two takes (`two-001.wav`, `two-002.wav`).
-    func twoBursts() throws -> Run.Output {
+    func twoBursts(_ extra: [String] = []) throws -> Run.Output {
         let out = try armedRun(["--record", dir + "/two.wav", "--pre-roll", "0.5", "--trigger", "-30dB", "--stop-after", "0.5",
-                                "--takes", "2"], bursts: [50 * 256, 188 * 256, 50 * 256], heard: 48000)
+                                "--takes", "2"] + extra, bursts: [50 * 256, 188 * 256, 50 * 256], heard: 48000)
         #expect(out.status == 0, "\(out.stderr)")
         return out
     }
@@ -70,6 +70,20 @@ struct ArmedEndToEndTests {
             #expect(take.frames == 24000 + 50 * 256 + 24000, "\(name): \(out.stderr)")
             #expect(BurstPattern.firstLoud(in: take) == 24000, "\(name)")
             #expect(BurstPattern.firstSlip(in: take) == nil, "\(name)")
+        }
+    }
+
+    @Test("--events has a trigger event per take, at the frame that started it, with its pre-roll")
+    func triggerEvents() throws {
+        let events = dir + "/two.jsonl"
+        let out = try twoBursts(["--events", events])
+        let triggers = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains(#""event":"trigger""#) }
+        #expect(triggers.count == 2, "\(triggers)")
+        for (i, line) in triggers.enumerated() {
+            let first = Int64(firstFrame(ofTake: i + 1, in: out.stderr) ?? -1)
+            #expect(line.contains(#""take":\#(i + 1)"#) && line.contains(#""pre_roll_frames":24000"#), "\(line)")
+            #expect(line.contains(#""frame":\#(first + 24000)"#), "\(line) against take \(i + 1) from frame \(first)")
         }
     }
 

@@ -25,6 +25,7 @@ public enum RunEventKind: String, Sendable {
     case stopped
     /// A marker was dropped (`m`, SIGUSR1, `/jackwave/marker`): its `number` and `label`.
     case marker
-    /// An armed take was triggered. Emitted by the trigger work when it lands.
+    /// An armed take started (`--trigger` crossed, or the transport rolled): `take`, and
+    /// `pre_roll_frames` kept before `frame`.
     case trigger
 }

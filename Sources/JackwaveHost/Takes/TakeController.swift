@@ -46,6 +46,10 @@ public final class TakeController: @unchecked Sendable {
     /// The frames decided so far (`position` after each hand-over): `.releasing`, after
     /// `liveRanges`, so a reader that loads it `.acquiring` finds every take up to it.
     public let decidedFrames = Atomic<Int>(0)
+    /// Told on the writer thread as each take starts: its number, the frame that started it
+    /// (the trigger's block, or the first rolling cycle) and the pre-roll frames before it
+    /// (`--events`' `trigger`). Set before the writer starts.
+    var onTrigger: (@Sendable (_ number: Int, _ frame: Int64, _ preRoll: Int) -> Void)?
 
     /// The take logic for `pipeline`'s files (opened take by take), fed with records from
     /// `blocks`. Allocates and locks the pre-roll now, before the run starts.
@@ -176,6 +180,7 @@ public final class TakeController: @unchecked Sendable {
         activeUntil = position
         takeNumber.store(pipeline.files.lastTakeNumber, ordering: .relaxed)
         let start = position
+        onTrigger?(pipeline.files.lastTakeNumber, start, preRoll)
         liveRanges.withLock { $0.append((pipeline.files.lastTakeNumber, start, .max)) }
         var ok = true
         history.withLast(preRoll) { frames, count in
