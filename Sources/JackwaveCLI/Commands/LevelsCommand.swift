@@ -27,16 +27,10 @@ enum LevelsCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        if commandLine.asksForHelp(arguments) {
-            Console.writeOut(HelpText.render(commandLine))
-            return 0
-        }
         let o: Options
-        do throws(UsageError) {
-            o = try parse(arguments)
-        } catch {
-            Console.error(error.message)
-            return 2
+        switch commandLine.open(arguments, { () throws(UsageError) in try parse(arguments) }) {
+        case let .exit(status): return status
+        case let .proceed(options): o = options
         }
         // Every check that can fail as bad usage comes before the output is created.
         let file: SoundFile

@@ -21,17 +21,15 @@ enum LoudnessCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        if commandLine.asksForHelp(arguments) {
-            Console.writeOut(HelpText.render(commandLine))
-            return 0
-        }
         let o: Options
-        do throws(UsageError) {
-            o = try parse(arguments)
+        let opening = commandLine.open(arguments) { () throws(UsageError) in
+            let o = try parse(arguments)
             for path in o.inputs { try check(path) }
-        } catch {
-            Console.error(error.message)
-            return 2
+            return o
+        }
+        switch opening {
+        case let .exit(status): return status
+        case let .proceed(options): o = options
         }
         guard let measured = measure(o.inputs) else { return 1 }
         return Console.write(report(measured, json: o.json), to: 1) ? 0 : 1
