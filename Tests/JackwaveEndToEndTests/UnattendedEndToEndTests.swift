@@ -39,7 +39,8 @@ struct UnattendedEndToEndTests {
                                    server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try EventStream.read(events)
-        let kinds = lines.compactMap { $0["event"] as? String }
+        // An xrun on a loaded machine is reported too, and is not part of the pieces' course.
+        let kinds = EventStream.course(lines)
         #expect(kinds == ["started", "file_opened", "file_closed", "file_opened", "file_closed", "file_opened", "file_closed", "stopped"],
                 "\(kinds)")
         let closed = lines.filter { $0["event"] as? String == "file_closed" }
@@ -61,9 +62,7 @@ struct UnattendedEndToEndTests {
         let path = dir + "/stdout.wav"
         let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "-d", "0.2", "--events", "-"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
-        let kinds = run.stdout.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["event"] as? String
-        }
+        let kinds = EventStream.course(try EventStream.parse(run.stdout))
         #expect(kinds == ["started", "file_opened", "file_closed", "stopped"], "\(run.stdout)")
     }
 
