@@ -60,13 +60,14 @@ enum ZshCompletion {
         return specs
     }
 
-    /// What completes a value of `kind`.
+    /// What completes a value of `kind`. Extensions match in any case (`(#i)`: compsys runs
+    /// completion functions with `extended_glob` set), as in bash and fish.
     static func action(_ kind: ValueKind) -> String {
         switch kind {
         case .text: " "
         case let .choices(words): "(" + words.joined(separator: " ") + ")"
         case let .file(extensions) where extensions.isEmpty: "_files"
-        case let .file(extensions): "_files -g \"*.(" + extensions.joined(separator: "|") + ")\""
+        case let .file(extensions): "_files -g \"*.(#i)(" + extensions.joined(separator: "|") + ")\""
         case .port: "_jackwave_ports"
         }
     }

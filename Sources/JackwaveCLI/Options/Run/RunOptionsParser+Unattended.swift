@@ -2,7 +2,7 @@ extension RunOptionsParser {
     /// Running where nobody watches: events for a supervisor, a hook per finished file,
     /// surviving a server restart.
     static let unattended = OptionSection<RunOptions>("Unattended", [
-        Option("--events", value: "FILE|-",
+        Option("--events", value: "FILE|-", kind: .file(extensions: ["jsonl", "ndjson"]),
                help: "what happens, as JSON Lines: files opened and closed, xruns,",
                      "drops, connections, server lost and back") { o, s throws(UsageError) in
             o.eventsPath = try s.nonEmptyValue()
