@@ -76,42 +76,19 @@ struct LevelsEndToEndTests {
     }
 
     @Test("the meter draws bars and the strip in a real terminal, and Ctrl-C leaves the cursor shown",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")), arguments: ServerKind.allCases)
+          .enabled(if: TmuxPane.available), arguments: ServerKind.allCases)
     func meterInTmux(on kind: ServerKind) throws {
         let server = try kind.start()
-        // A private tmux server (own socket, no user or system config) that the test kills at the end.
-        let socket = "jwlevels-\(getpid())-\(UUID().uuidString.prefix(8))"
-        func tmux(_ args: [String]) throws -> String {
-            try Run.tool("/usr/bin/tmux", ["-f", "/dev/null", "-L", socket] + args, server: nil).stdout
-        }
-        // The variables that reach this server (PipeWire's: as `pw-jack` sets them).
-        let reach = Run.clientVariables(server: server.name, libraryPath: ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"])
-            .sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let command = "env -u JACK_DEFAULT_SERVER \(reach) JACK_NO_AUDIO_RESERVATION=1 NO_COLOR= "
-            + "'\(Run.jackwave)' --tone 440 --port jackwave:out_1 --channels 1; sleep 120"
-        defer { _ = try? tmux(["kill-server"]) }
-        _ = try tmux(["new-session", "-d", "-x", "100", "-y", "30", command])
-
-        var screen = ""
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            screen = try tmux(["capture-pane", "-p"])
-            if screen.contains("in_1 ██") && screen.contains("-20.0 dB") && stripRows(screen) == 4 { break }
-            usleep(100_000)
-        }
+        let pane = try TmuxPane(jackwave: ["--tone", "440", "--port", "jackwave:out_1", "--channels", "1"], server: server)
+        let screen = try pane.waitForScreen { $0.contains("in_1 ██") && $0.contains("-20.0 dB") && stripRows($0) == 4 }
         #expect(screen.contains("in_1 ██"), "\(screen)")
         #expect(screen.contains("jackwave:out_1"))
         #expect(screen.contains("-20.0 dB"))
         #expect(stripRows(screen) == 4, "strip missing: \(screen)")
-        #expect(try tmux(["display", "-p", "#{cursor_flag}"]).hasPrefix("0"))
+        #expect(try !pane.cursorShown())
 
-        _ = try tmux(["send-keys", "C-c"])
-        let end = Date().addingTimeInterval(30)
-        while Date() < end {
-            if try tmux(["capture-pane", "-p"]).contains("played 440 Hz") { break }
-            usleep(100_000)
-        }
-        #expect(try tmux(["capture-pane", "-p"]).contains("played 440 Hz"))
-        #expect(try tmux(["display", "-p", "#{cursor_flag}"]).hasPrefix("1"))
+        try pane.send("C-c")
+        #expect(try pane.waitForScreen { $0.contains("played 440 Hz") }.contains("played 440 Hz"))
+        #expect(try pane.cursorShown())
     }
 }

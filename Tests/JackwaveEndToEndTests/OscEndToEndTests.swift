@@ -114,6 +114,25 @@ struct OscEndToEndTests {
         #expect(arguments[4] == .int(0))
     }
 
+    @Test("after /jackwave/tone/frequency the status line shows it, and the arrow keys go on from it",
+          .enabled(if: TmuxPane.available))
+    func keysFollowOsc() throws {
+        let port = Self.freshPort()
+        let pane = try TmuxPane(jackwave: ["--tone", "440", "--osc", "\(port)"], server: server)
+        // The status line (`440.00 Hz  -20.0 dBFS`) is up once keys are read.
+        #expect(try pane.waitForScreen { $0.contains("440.00 Hz  -20.0 dBFS") }.contains("440.00 Hz  -20.0 dBFS"))
+        try Self.send(port, "/jackwave/tone/frequency", "f", "1000")
+        let changed = try pane.waitForScreen { $0.contains("1000.00 Hz  -20.0 dBFS") }
+        #expect(changed.contains("1000.00 Hz  -20.0 dBFS"), "\(changed)")
+        // A semitone up from 1000 Hz, not from the 440 Hz the keys last set.
+        try pane.send("Up")
+        let stepped = try pane.waitForScreen { $0.contains("1059.46 Hz  -20.0 dBFS") }
+        #expect(stepped.contains("1059.46 Hz  -20.0 dBFS"), "\(stepped)")
+        try pane.send("q")
+        let end = try pane.waitForScreen { $0.contains("played") }
+        #expect(end.contains("played 440 Hz (last 1059.46 Hz): "), "\(end)")
+    }
+
     @Test("/jackwave/tone/frequency changes the tone that plays (recorded from its own output)")
     func toneFrequency() throws {
         let port = Self.freshPort()

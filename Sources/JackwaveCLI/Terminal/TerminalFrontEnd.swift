@@ -18,7 +18,7 @@ final class TerminalFrontEnd: RunFrontEnd {
     private let meter: LiveMeter?
     /// Whether the run consumes levels at all (a meter or a level stream).
     private let consumesLevels: Bool
-    /// The tone as the keys have set it, when a tone plays.
+    /// The tone as last shown, when a tone plays (the keys' or OSC's latest).
     private var tone: ToneParameters?
     private var keyboard: KeyboardInput?
     private var keyboardStarted = false
@@ -71,17 +71,23 @@ final class TerminalFrontEnd: RunFrontEnd {
         let bytes = keyboard.read()
         if run.records { for _ in 0..<MarkerKey.count(in: bytes) { run.dropMarker() } }
         guard var current = tone, !run.toneStopping else { return }
+        // Keys start from the tone that plays now: OSC may have changed it since the last key.
+        (current.frequency, current.amplitude, current.paused) = run.playingTone
+        let playing = current
         var quit = false
-        let before = current
         for key in ToneKeyParser.parse(bytes) {
             if key == .quit { quit = true } else { current.apply(key) }
         }
-        tone = current
-        if current != before {
+        if current != playing {
             run.setTone(frequency: current.frequency, amplitude: current.amplitude, paused: current.paused)
-            if let toneStatus { toneStatus.show(current.description) }
-            else if !consumesLevels { Console.say("tone \(current.description)") }
         }
+        if current != tone {
+            // The status line follows OSC's changes too; a plain line is said for a key's only
+            // (OSC says its own).
+            if let toneStatus { toneStatus.show(current.description) }
+            else if !consumesLevels && current != playing { Console.say("tone \(current.description)") }
+        }
+        tone = current
         if quit { run.stopTone() }
     }
 

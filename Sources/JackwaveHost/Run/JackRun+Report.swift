@@ -39,16 +39,26 @@ extension JackRun {
                 : paths.first ?? (takes == nil ? spec.path : "no file")
             var line = "recorded \(names): \(seconds) s, \(frames) frames, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns, \(dropped) dropped frames"
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
-            if let tone = settings.tone { line += ", tone \(tone.frequency.plainText) Hz" }
+            if let toneText { line += ", tone \(toneText)" }
             if settings.printStart, let startTime { line += ", first frame at \(startTime.iso8601)" }
             return line + totals.gapText
         }
         let frames = signals.streamFrames.load(ordering: .relaxed)
         let seconds = String(printf: "%.3f", Double(frames) / Double(sampleRate))
-        if let tone = settings.tone {
-            return "played \(tone.frequency.plainText) Hz: \(seconds) s, \(counted(engine.configuration.outputs, "output")), \(xruns) xruns"
+        if let toneText {
+            return "played \(toneText): \(seconds) s, \(counted(engine.configuration.outputs, "output")), \(xruns) xruns"
         }
         return "monitored \(seconds) s, \(counted(engine.configuration.inputs, "channel")), \(xruns) xruns"
+    }
+}
+
+extension JackRun {
+    /// The tone as asked (`440 Hz`) and, if keys or OSC moved it, where it ended
+    /// (`440 Hz (last 1059.46 Hz)`); nil without a tone.
+    var toneText: String? {
+        guard let asked = settings.tone?.frequency else { return nil }
+        let last = playingTone.frequency
+        return "\(asked.plainText) Hz" + (last == asked ? "" : String(printf: " (last %.2f Hz)", last))
     }
 }
 

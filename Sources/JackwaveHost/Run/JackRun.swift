@@ -193,6 +193,14 @@ public final class JackRun {
         signals.tonePaused.store(paused, ordering: .relaxed)
     }
 
+    /// The tone as the callback plays it now: what the keys or `/jackwave/tone/*` last set.
+    public var playingTone: (frequency: Double, amplitude: Float, paused: Bool) {
+        // The same independent values `setTone` and OSC store (relaxed): each is read whole.
+        (Double(bitPattern: signals.toneFrequencyBits.load(ordering: .relaxed)),
+         Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)),
+         signals.tonePaused.load(ordering: .relaxed))
+    }
+
     /// Fades the tone out; the run ends when the fade has (or a second later at most).
     public func stopTone() {
         guard toneStopRequestedAt == nil else { return }
