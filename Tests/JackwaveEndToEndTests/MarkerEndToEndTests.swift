@@ -2,7 +2,7 @@ import Foundation
 import JackwaveSoundFiles
 import Testing
 
-/// Markers (SIGUSR1 here, `m` on a terminal) land in the recording as WAV cue points.
+/// Markers (SIGUSR1, and `m` on a terminal) land in the recording as WAV cue points.
 @Suite("Markers written as cue points", .serialized)
 struct MarkerEndToEndTests {
     let server: JackServer
@@ -32,6 +32,22 @@ struct MarkerEndToEndTests {
             #expect(out.stderr.contains("marker \(cue.number) at ") && out.stderr.contains("marked.wav frame \(cue.frame)"),
                     "\(out.stderr)")
         }
+    }
+
+    @Test("m on the terminal drops a marker while the meter runs, and it is in the file",
+          .enabled(if: TmuxPane.available))
+    func markerKey() throws {
+        let path = dir + "/keyed.wav"
+        let pane = try TmuxPane(jackwave: ["--record", path, "-c", "1", "--manual"], server: server)
+        #expect(try pane.waitForScreen { $0.contains("rec keyed.wav") }.contains("rec keyed.wav"))
+        try pane.send("m")
+        let marked = try pane.waitForScreen { $0.contains("marker 1 at") }
+        #expect(marked.contains("marker 1 at"), "\(marked)")
+        try pane.send("C-c")
+        let end = try pane.waitForScreen { $0.contains("recorded ") }
+        #expect(end.contains("recorded "), "\(end)")
+        let cues = try SoundFile(readingFrom: path).cues
+        #expect(cues.map(\.number) == [1], "\(end)")
     }
 }
 
