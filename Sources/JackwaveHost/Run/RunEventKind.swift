@@ -9,6 +9,9 @@ public enum RunEventKind: String, Sendable {
     case xrun
     /// Frames did not fit in the ring and were written as silence (`frames`).
     case dropped
+    /// The server did not run jackwave for `frames` frames (PipeWire skips a client that is
+    /// late rather than wait for it); the file goes on without them.
+    case skipped
     /// A connection to or from one of jackwave's ports was made (`from`, `to`).
     case connected
     /// A connection to or from one of jackwave's ports was broken (`from`, `to`).

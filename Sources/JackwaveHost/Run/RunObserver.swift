@@ -18,8 +18,8 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     public let frameBase = Atomic<Int64>(0)
     /// The file's and the server's rates, to put file frames on the server's timeline.
     private let rates = Atomic<Int64>(0)
-    private var reportedXruns = 0
-    private var reportedDrops = 0
+    /// The counters already turned into events (`xrun`, `dropped`, `skipped`), in that order.
+    private var reported = [0, 0, 0]
 
     public init(events: EventLog?, hook: CloseHook?) {
         self.events = events
@@ -61,29 +61,27 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
                      [("from", .string(from)), ("to", .string(to))])
     }
 
-    /// On each pass of the main loop: xruns and dropped frames since the last pass; the
-    /// hook's lines move to the run's `messages`.
-    func poll(_ signals: EngineSignals, messages: MessageQueue) {
+    /// On each pass of the main loop: xruns, dropped frames and frames the server skipped
+    /// since the last pass; the hook's and OSC's lines move to the run's `messages`.
+    public func poll(_ signals: EngineSignals, messages: MessageQueue) {
         if let hook { for line in hook.messages.drain() { messages.post(line) } }
         if let remote { for line in remote.lines.drain() { messages.post(line) } }
         let frame = timeline(streamFrame: signals.streamFrames.load(ordering: .relaxed))
         guard let events else { return }
-        let xruns = signals.xruns.load(ordering: .relaxed)
-        if xruns > reportedXruns {
-            events.emit(.xrun, frame: frame, [("count", .int(Int64(xruns - reportedXruns)))])
-            reportedXruns = xruns
-        }
-        let drops = signals.droppedFrames.load(ordering: .relaxed)
-        if drops > reportedDrops {
-            events.emit(.dropped, frame: frame, [("frames", .int(Int64(drops - reportedDrops)))])
-            reportedDrops = drops
+        let counters: [(RunEventKind, String, Int)] = [
+            (.xrun, "count", signals.xruns.load(ordering: .relaxed)),
+            (.dropped, "frames", signals.droppedFrames.load(ordering: .relaxed)),
+            (.skipped, "frames", signals.skippedFrames.load(ordering: .relaxed)),
+        ]
+        for (i, (kind, field, total)) in counters.enumerated() where total > reported[i] {
+            events.emit(kind, frame: frame, [(field, .int(Int64(total - reported[i])))])
+            reported[i] = total
         }
     }
 
     /// A new connection's counters start from 0 again (`--reconnect`).
     public func resetCounters() {
-        reportedXruns = 0
-        reportedDrops = 0
+        reported = [0, 0, 0]
     }
 }
 

@@ -2,10 +2,10 @@ import Foundation
 
 /// An `--events` stream read back: one JSON object per line.
 enum EventStream {
-    /// Events a loaded machine or the server may add to any run at any time: xruns, and the
-    /// connections the server makes and breaks. A test of a run's course leaves them out;
+    /// Events a loaded machine or the server may add to any run at any time: xruns, cycles
+    /// PipeWire skipped, and the connections the server makes and breaks. A test of a run's course leaves them out;
     /// a test of one of them looks for it by name.
-    static let incidental: Set<String> = ["xrun", "connected", "disconnected"]
+    static let incidental: Set<String> = ["xrun", "skipped", "connected", "disconnected"]
 
     /// The lines of the stream at `path`, each parsed as one JSON object.
     static func read(_ path: String) throws -> [[String: Any]] {

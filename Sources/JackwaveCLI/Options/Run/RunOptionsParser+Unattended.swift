@@ -4,7 +4,7 @@ extension RunOptionsParser {
     static let unattended = OptionSection<RunOptions>("Unattended", [
         Option("--events", value: "FILE|-", kind: .file(extensions: ["jsonl", "ndjson"]),
                help: "what happens, as JSON Lines: files opened and closed, xruns,",
-                     "drops, connections, server lost and back") { o, s throws(UsageError) in
+                     "drops, skipped cycles, connections, server lost and back") { o, s throws(UsageError) in
             o.eventsPath = try s.nonEmptyValue()
         },
         Option("--on-close", value: "CMD", needs: "--record",

@@ -1,0 +1,68 @@
+import Foundation
+import JackwaveHost
+import Testing
+
+/// `RunObserver.poll`: the engine's counters become `--events` lines, each increase once.
+@Suite("Run observer")
+struct RunObserverTests {
+    /// An observer writing its events to a fresh file; the file's path.
+    static func observer() throws -> (RunObserver, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString).jsonl").path
+        return (RunObserver(events: try EventLog(path: path), hook: nil), path)
+    }
+
+    /// The events written so far, one object per line.
+    static func lines(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    @Test("xruns, dropped frames and frames the server skipped each become one event with what was added, at the stream's frame")
+    func countersBecomeEvents() throws {
+        let (observer, path) = try Self.observer()
+        let signals = EngineSignals()
+        signals.streamFrames.store(96000, ordering: .relaxed)
+        signals.xruns.add(2, ordering: .relaxed)
+        signals.droppedFrames.add(480, ordering: .relaxed)
+        signals.skippedFrames.add(1024, ordering: .relaxed)
+        observer.poll(signals, messages: MessageQueue())
+        let lines = try Self.lines(path)
+        #expect(lines.map { $0["event"] as? String } == ["xrun", "dropped", "skipped"])
+        #expect(lines[0]["count"] as? Int == 2)
+        #expect(lines[1]["frames"] as? Int == 480)
+        #expect(lines[2]["frames"] as? Int == 1024)
+        #expect(lines.allSatisfy { $0["frame"] as? Int == 96000 })
+    }
+
+    @Test("a counter that has not grown since the last pass writes nothing; one that has, only its increase")
+    func onlyIncreases() throws {
+        let (observer, path) = try Self.observer()
+        let signals = EngineSignals()
+        signals.skippedFrames.add(256, ordering: .relaxed)
+        observer.poll(signals, messages: MessageQueue())
+        observer.poll(signals, messages: MessageQueue())
+        signals.skippedFrames.add(512, ordering: .relaxed)
+        observer.poll(signals, messages: MessageQueue())
+        let lines = try Self.lines(path)
+        #expect(lines.map { $0["event"] as? String } == ["skipped", "skipped"])
+        #expect(lines.map { $0["frames"] as? Int } == [256, 512])
+    }
+
+    @Test("after a reconnect the new connection's counters count from zero again, on the run's timeline")
+    func resetForReconnect() throws {
+        let (observer, path) = try Self.observer()
+        let first = EngineSignals()
+        first.xruns.add(3, ordering: .relaxed)
+        observer.poll(first, messages: MessageQueue())
+        observer.resetCounters()
+        observer.frameBase.store(480000, ordering: .relaxed)
+        let second = EngineSignals()
+        second.streamFrames.store(1000, ordering: .relaxed)
+        second.xruns.add(1, ordering: .relaxed)
+        observer.poll(second, messages: MessageQueue())
+        let lines = try Self.lines(path)
+        #expect(lines.map { $0["count"] as? Int } == [3, 1])
+        #expect(lines.last?["frame"] as? Int == 481000)
+    }
+}
