@@ -27,7 +27,9 @@ public final class LoudnessAnalyzer {
 
     public let meter: LoudnessMeter
     /// Frames per step: `sampleRate / 100`, as libebur128 counts a 10-ms window (exact at
-    /// 44.1, 48, 88.2, 96 kHz...).
+    /// 44.1, 48, 88.2, 96 kHz...). At a rate that is not a multiple of 100 Hz (22.05 kHz:
+    /// 220 of 220.5 frames) the blocks built of steps fall a few frames short of
+    /// libebur128's, and integrated loudness and LRA stay within 0.05 LU of its own (tested).
     public let stepFrames: Int
     /// The last `shortTermSteps` steps' energies, oldest overwritten first.
     private var energies: [Double]
