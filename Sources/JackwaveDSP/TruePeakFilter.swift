@@ -5,9 +5,16 @@ import Glibc
 ///
 /// Why our own: libebur128's true-peak interpolator took about 80 % of `jackwave loudness`
 /// (11 of 14 CPU s on a 10-minute stereo file, BENCHMARKS.md 4b) and made 16 live channels
-/// cost far more than the 5 % of a core allowed. Here the four phases of the polyphase filter
-/// are the four lanes of one `SIMD4<Float>`: each input sample costs one vector
-/// multiply and add per tap (12), for all four interpolated samples at once.
+/// cost far more than the 5 % of a core allowed.
+///
+/// Why four channels to a vector, not the four phases: the frames are copied, padded to a
+/// multiple of four channels, behind the last frames of the call before, so the window of
+/// any four adjacent channels at any frame is twelve plain `SIMD4<Float>` loads straight
+/// from the interleaved layout; each phase is then twelve vector multiply-adds with its
+/// taps splatted. The first version put the phases in the lanes, which needed each channel
+/// de-interleaved and every sample broadcast, and a horizontal maximum per sample: 2–3×
+/// slower per channel on 16 channels (`perf`: the gather and the maxima were 40 % of it,
+/// BENCHMARKS.md 4c). Mono and stereo leave lanes empty and cost what four channels do.
 ///
 /// The filter is a 48-tap (12 per phase) Hann-windowed sinc, cut off at the input's Nyquist
 /// frequency, each phase scaled to unity gain at DC; BS.1770 describes the same kind of
@@ -20,14 +27,18 @@ public struct TruePeakFilter {
     /// Oversampling factor at `sampleRate`: 4 below 96 kHz, 2 below 192 kHz, else 1.
     public let factor: Int
     public let channels: Int
-    /// `coefficients[k]`: tap k (0 = newest sample) of every phase, one phase per lane.
-    private let coefficients: [SIMD4<Float>]
-    /// Each channel's last `tapsPerPhase − 1` samples, oldest first: the filter's memory
-    /// between calls.
-    private var history: [Float]
-    /// One channel's history followed by its samples of the current call, contiguous, so the
-    /// window ending at any sample is a plain run of memory; grows to the largest call.
-    private var scratch: [Float] = []
+    /// Channels rounded up to whole vectors of four: the stride of `line`.
+    let width: Int
+    /// `splats[4·k + p]`: tap k (0 = newest sample) of phase p in every lane.
+    private let splats: [SIMD4<Float>]
+    /// The last `tapsPerPhase − 1` frames of the call before (padded to `width`, oldest
+    /// first), then this call's frames: the filter's memory and its input in one run of
+    /// memory. Grows to the largest call; padding lanes stay zero.
+    private var line: [Float]
+    /// Per group of four channels: the largest |interpolated sample| since `takeRecent`, and
+    /// the largest |sample| since the start.
+    private var recentVectors: [SIMD4<Float>]
+    private var sampleVectors: [SIMD4<Float>]
     /// Per channel: the largest |interpolated sample| since the start, and since `takeRecent`.
     public private(set) var peaks: [Float]
     private var recent: [Float]
@@ -39,8 +50,12 @@ public struct TruePeakFilter {
         precondition(channels > 0 && sampleRate > 0)
         self.channels = channels
         factor = sampleRate < 96000 ? 4 : sampleRate < 192_000 ? 2 : 1
-        coefficients = Self.design(factor: factor)
-        history = Array(repeating: 0, count: channels * (Self.tapsPerPhase - 1))
+        width = (channels + 3) & ~3
+        let taps = Self.design(factor: factor)
+        splats = (0..<4 * Self.tapsPerPhase).map { SIMD4(repeating: taps[$0 / 4][$0 % 4]) }
+        line = Array(repeating: 0, count: (Self.tapsPerPhase - 1) * width)
+        recentVectors = Array(repeating: .zero, count: width / 4)
+        sampleVectors = Array(repeating: .zero, count: width / 4)
         peaks = Array(repeating: 0, count: channels)
         recent = Array(repeating: 0, count: channels)
         samplePeaks = Array(repeating: 0, count: channels)
@@ -72,58 +87,85 @@ public struct TruePeakFilter {
         return out
     }
 
-    /// Measures `count` interleaved frames, a channel at a time: its history and samples
-    /// laid out in `scratch`, then one pass of the 12-tap window over them.
+    /// Measures `count` interleaved frames: copies them into `line` behind the last call's
+    /// frames, runs the four phases over each group of four channels, and keeps the last
+    /// frames for the next call.
     public mutating func process(_ frames: UnsafePointer<Float>, count: Int) {
         guard count > 0 else { return }
         let memory = Self.tapsPerPhase - 1
-        if scratch.count < memory + count { scratch = Array(repeating: 0, count: memory + count) }
-        let k = coefficients
-        // The taps as locals: the loop below then keeps them in registers.
-        let (k0, k1, k2, k3, k4, k5) = (k[0], k[1], k[2], k[3], k[4], k[5])
-        let (k6, k7, k8, k9, k10, k11) = (k[6], k[7], k[8], k[9], k[10], k[11])
-        scratch.withUnsafeMutableBufferPointer { buffer in
-            history.withUnsafeMutableBufferPointer { hist in
-                let line = buffer.baseAddress!
-                for c in 0..<channels {
-                    let past = hist.baseAddress! + c * memory
-                    line.update(from: past, count: memory)
-                    for i in 0..<count { line[memory &+ i] = frames[i &* channels &+ c] }
-                    var largest = recent[c]
-                    var largestSample = samplePeaks[c]
-                    for i in 0..<count {
-                        // x[0] is the oldest of the window, x[11] the newest (tap 0).
-                        let x = line + i
-                        var acc = k0 * x[11]
-                        acc += k1 * x[10]
-                        acc += k2 * x[9]
-                        acc += k3 * x[8]
-                        acc += k4 * x[7]
-                        acc += k5 * x[6]
-                        acc += k6 * x[5]
-                        acc += k7 * x[4]
-                        acc += k8 * x[3]
-                        acc += k9 * x[2]
-                        acc += k10 * x[1]
-                        acc += k11 * x[0]
-                        // Scalar: `pointwiseMax` stayed a call per sample (a quarter of the time).
-                        let m = max(max(abs(acc.x), abs(acc.y)), max(abs(acc.z), abs(acc.w)))
-                        let sample = abs(x[11])
-                        largestSample = max(largestSample, sample)
-                        largest = max(largest, max(m, sample))
-                    }
-                    past.update(from: line + count, count: memory)
-                    recent[c] = largest
-                    samplePeaks[c] = largestSample
-                    peaks[c] = max(peaks[c], recent[c])
+        let width = width
+        if line.count < (memory + count) * width {
+            line.append(contentsOf: repeatElement(0, count: (memory + count) * width - line.count))
+        }
+        line.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for i in 0..<count {
+                (base + (memory &+ i) &* width).update(from: frames + i &* channels, count: channels)
+            }
+            splats.withUnsafeBufferPointer { k in
+                for g in 0..<width / 4 {
+                    Self.filter(UnsafeRawPointer(base + 4 &* g), stride: width, count: count, taps: k.baseAddress!,
+                                largest: &recentVectors[g], largestSample: &sampleVectors[g])
                 }
             }
+            // The last `memory` frames become the next call's history (memmove: they may overlap).
+            memmove(base, base + count &* width, memory &* width &* MemoryLayout<Float>.stride)
         }
+        for c in 0..<channels {
+            recent[c] = recentVectors[c / 4][c % 4]
+            samplePeaks[c] = sampleVectors[c / 4][c % 4]
+            peaks[c] = max(peaks[c], recent[c])
+        }
+    }
+
+    /// One group of four channels over `count` frames: `window` points at the group's first
+    /// lane of the oldest history frame, `stride` floats apart from frame to frame. Raises
+    /// `largest` to every |interpolated sample| and |sample|, `largestSample` to every |sample|.
+    @inline(__always)
+    private static func filter(_ window: UnsafeRawPointer, stride: Int, count: Int, taps k: UnsafePointer<SIMD4<Float>>,
+                               largest: inout SIMD4<Float>, largestSample: inout SIMD4<Float>) {
+        let bytes = stride &* MemoryLayout<Float>.stride
+        var top = largest
+        var topSample = largestSample
+        for i in 0..<count {
+            let at = window + i &* bytes
+            // x(t): t frames before the newest (tap t); loads need not be 16-byte aligned.
+            func x(_ t: Int) -> SIMD4<Float> { at.loadUnaligned(fromByteOffset: (11 &- t) &* bytes, as: SIMD4<Float>.self) }
+            var a0 = SIMD4<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+            for t in 0..<12 {
+                let v = x(t)
+                a0 += k[4 &* t] * v
+                a1 += k[4 &* t &+ 1] * v
+                a2 += k[4 &* t &+ 2] * v
+                a3 += k[4 &* t &+ 3] * v
+            }
+            let sample = magnitude(x(0))
+            topSample.replace(with: sample, where: topSample .< sample)
+            var m = magnitude(a0)
+            m.replace(with: sample, where: m .< sample)
+            let m1 = magnitude(a1), m2 = magnitude(a2), m3 = magnitude(a3)
+            m.replace(with: m1, where: m .< m1)
+            m.replace(with: m2, where: m .< m2)
+            m.replace(with: m3, where: m .< m3)
+            top.replace(with: m, where: top .< m)
+        }
+        largest = top
+        largestSample = topSample
+    }
+
+    /// |v| per lane: the sign bits cleared (one AND, where a compare-and-select per lane
+    /// would cost several).
+    @inline(__always)
+    private static func magnitude(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & SIMD4(repeating: 0x7fff_ffff), to: SIMD4<Float>.self)
     }
 
     /// Each channel's largest |interpolated sample| since the last call, and starts anew.
     public mutating func takeRecent() -> [Float] {
-        defer { for c in recent.indices { recent[c] = 0 } }
+        defer {
+            for c in recent.indices { recent[c] = 0 }
+            for g in recentVectors.indices { recentVectors[g] = .zero }
+        }
         return recent
     }
 }

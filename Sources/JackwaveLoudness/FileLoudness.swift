@@ -7,7 +7,7 @@ public enum FileLoudness {
     public static let chunkFrames = 1 << 16
 
     /// The file's summary and the analyzer that measured it (kept for
-    /// `LoudnessMeter.integrated(of:)` over several files); nil if libebur128 refuses its
+    /// `LoudnessAnalyzer.integrated(of:)` over several files); nil if libebur128 refuses its
     /// channels or rate.
     public static func measure(_ file: SoundFile) -> (summary: LoudnessSummary, analyzer: LoudnessAnalyzer)? {
         let weighting = ChannelWeighting(channels: file.channels, positions: file.channelPositions)

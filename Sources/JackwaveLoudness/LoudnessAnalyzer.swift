@@ -5,21 +5,31 @@ import JackwaveDSP
 /// every 10 ms and their maxima are found whatever a burst's alignment (EBU Tech 3341 cases
 /// 10 and 12 shift bursts against any fixed 100-ms grid).
 ///
-/// Asking libebur128 for the 400-ms and 3-s loudness every 10 ms would sum 40 and 300 times
-/// the audio; instead each 10-ms step's energy is read once (`ebur128_loudness_window`) and
-/// momentary and short-term are the means of the last 40 and 300 steps' energies: the same
-/// K-weighted mean square libebur128 takes, at a cost of one pass. The analyzer starts, as
-/// libebur128 does, with silence before the first frame.
+/// libebur128 does only the K-weighting and one read of each 10-ms step's energy
+/// (`ebur128_loudness_window`); everything else is built here from those step energies:
+/// momentary and short-term are the means of the last 40 and 300 steps, a gating block
+/// (integrated loudness) is the momentary energy every 10th step from the 40th, a
+/// short-term block (loudness range) the short-term energy every 100th step from the 300th,
+/// where libebur128 takes them. Why: asking libebur128 for integrated loudness and LRA made
+/// it sum each 400-ms block and each 3-s block again over its K-weighted buffer (about
+/// half of `jackwave loudness` on 16 channels, `perf`, BENCHMARKS.md 4c), and keep every
+/// block in lists that grow forever; the blocks go into two `LoudnessHistogram`s instead,
+/// fixed in size. The analyzer starts, as libebur128 does, with silence before the first
+/// frame.
 public final class LoudnessAnalyzer {
-    /// libebur128 offsets 10·log10(energy) by −0.691 dB (BS.1770's K-filter gain at 1 kHz).
-    static let offset = -0.691
     /// Steps per momentary window (400 ms) and per short-term window (3 s).
     static let momentarySteps = 40
     static let shortTermSteps = 300
+    /// Steps between gating blocks (100 ms: BS.1770's 75 % overlap) and between short-term
+    /// blocks for the loudness range (1 s, libebur128's spacing).
+    static let gatingBlockSteps = 10
+    static let shortTermBlockSteps = 100
 
     public let meter: LoudnessMeter
     /// Frames per step: `sampleRate / 100`, as libebur128 counts a 10-ms window (exact at
-    /// 44.1, 48, 88.2, 96 kHz...).
+    /// 44.1, 48, 88.2, 96 kHz...). At a rate that is not a multiple of 100 Hz (22.05 kHz:
+    /// 220 of 220.5 frames) the blocks built of steps fall a few frames short of
+    /// libebur128's, and integrated loudness and LRA stay within 0.05 LU of its own (tested).
     public let stepFrames: Int
     /// The last `shortTermSteps` steps' energies, oldest overwritten first.
     private var energies: [Double]
@@ -34,16 +44,20 @@ public final class LoudnessAnalyzer {
     /// Their maxima since the start, LUFS.
     public private(set) var maxMomentary = -Double.infinity
     public private(set) var maxShortTerm = -Double.infinity
+    /// The gating blocks (integrated loudness) and short-term blocks (loudness range).
+    public private(set) var gatingBlocks = LoudnessHistogram()
+    public private(set) var shortTermBlocks = LoudnessHistogram()
     /// The true peak, per channel (`TruePeakFilter`, not libebur128's: see there why); nil
     /// when not asked for.
     private var truePeakFilter: TruePeakFilter?
 
-    /// A meter with every mode jackwave reports (or only `modes`), and the true peak unless
-    /// `truePeak` is false (a picture of the curves needs none), weighted as `weighting`
-    /// says; nil if libebur128 refuses the channels or rate.
-    public init?(sampleRate: Int, weighting: ChannelWeighting, modes: LoudnessModes = .all, truePeak: Bool = true) {
+    /// An analyzer of everything jackwave reports, with the true peak unless `truePeak` is
+    /// false (a picture of the curves needs none), weighted as `weighting` says; nil if
+    /// libebur128 refuses the channels or rate. libebur128 is asked for its momentary mode
+    /// only: the smallest buffer (400 ms) that still answers a 10-ms window.
+    public init?(sampleRate: Int, weighting: ChannelWeighting, truePeak: Bool = true) {
         guard sampleRate >= 100,
-              let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: modes) else { return nil }
+              let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: .momentary) else { return nil }
         for (c, weight) in weighting.weights.enumerated() where !meter.setWeight(weight, channel: c) { return nil }
         self.meter = meter
         stepFrames = sampleRate / 100
@@ -84,32 +98,49 @@ public final class LoudnessAnalyzer {
         }
     }
 
-    /// Reads the finished step's energy and updates momentary, short-term and their maxima.
+    /// The gated (integrated) loudness of everything measured, LUFS.
+    public var integrated: Double { gatingBlocks.integrated }
+
+    /// The loudness range of everything measured, LU.
+    public var loudnessRange: Double { shortTermBlocks.loudnessRange }
+
+    /// The integrated loudness of all `analyzers` as one programme (their gating blocks
+    /// pooled), LUFS; −∞ if none.
+    public static func integrated(of analyzers: [LoudnessAnalyzer]) -> Double {
+        var pooled = LoudnessHistogram()
+        for a in analyzers { pooled.merge(a.gatingBlocks) }
+        return pooled.integrated
+    }
+
+    /// Reads the finished step's energy and updates momentary, short-term, their maxima and
+    /// the blocks.
     private func finishStep() {
         partial = 0
         steps += 1
-        let stepLoudness = meter.loudness(lastMilliseconds: 10)
-        energies[next] = Self.energy(stepLoudness)
+        energies[next] = LoudnessScale.energy(meter.loudness(lastMilliseconds: 10))
         next = (next + 1) % Self.shortTermSteps
-        momentary = Self.loudness(meanOfLast: Self.momentarySteps, in: energies, endingBefore: next)
-        shortTerm = Self.loudness(meanOfLast: Self.shortTermSteps, in: energies, endingBefore: next)
+        let momentaryEnergy = Self.mean(ofLast: Self.momentarySteps, in: energies, endingBefore: next)
+        let shortTermEnergy = Self.mean(ofLast: Self.shortTermSteps, in: energies, endingBefore: next)
+        momentary = LoudnessScale.loudness(momentaryEnergy)
+        shortTerm = LoudnessScale.loudness(shortTermEnergy)
         maxMomentary = max(maxMomentary, momentary)
         maxShortTerm = max(maxShortTerm, shortTerm)
+        if steps >= Self.momentarySteps && steps % Int64(Self.gatingBlockSteps) == 0 {
+            gatingBlocks.add(energy: momentaryEnergy)
+        }
+        if steps >= Self.shortTermSteps && steps % Int64(Self.shortTermBlockSteps) == 0 {
+            shortTermBlocks.add(energy: shortTermEnergy)
+        }
     }
 
-    /// The K-weighted mean square behind a loudness (0 for −∞).
-    static func energy(_ loudness: Double) -> Double {
-        loudness.isNaN ? 0 : pow(10, (loudness - offset) / 10)
-    }
-
-    /// The loudness of the mean of the `count` energies before `end` in the ring.
-    static func loudness(meanOfLast count: Int, in ring: [Double], endingBefore end: Int) -> Double {
+    /// The mean of the `count` energies before `end` in the ring.
+    static func mean(ofLast count: Int, in ring: [Double], endingBefore end: Int) -> Double {
         var sum = 0.0
         var i = end
         for _ in 0..<count {
             i = i == 0 ? ring.count - 1 : i - 1
             sum += ring[i]
         }
-        return sum > 0 ? 10 * log10(sum / Double(count)) + offset : -.infinity
+        return sum / Double(count)
     }
 }

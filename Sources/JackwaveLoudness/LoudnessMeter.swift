@@ -52,20 +52,14 @@ public final class LoudnessMeter {
         read { ebur128_loudness_window(state, UInt(milliseconds), $0) }
     }
 
-    /// `ebur128_loudness_global`: the gated (integrated) loudness of everything added.
+    /// `ebur128_loudness_global`: the gated (integrated) loudness of everything added
+    /// (libebur128's own answer, which the tests hold `LoudnessHistogram`'s against; jackwave
+    /// measures with the histogram, which stays the same size however long the programme).
     public var integrated: Double { read { ebur128_loudness_global(state, $0) } }
 
-    /// `ebur128_loudness_range`: the loudness range (EBU Tech 3342), in LU.
+    /// `ebur128_loudness_range`: the loudness range (EBU Tech 3342), in LU (libebur128's
+    /// own answer, for the tests, as `integrated`).
     public var loudnessRange: Double { read { ebur128_loudness_range(state, $0) } }
-
-    /// `ebur128_loudness_global_multiple`: the integrated loudness of all `meters` as one
-    /// programme (their gating blocks pooled), −∞ if there is none.
-    public static func integrated(of meters: [LoudnessMeter]) -> Double {
-        var states: [UnsafeMutablePointer<ebur128_state>?] = meters.map(\.state)
-        var out = -Double.infinity
-        let status = states.withUnsafeMutableBufferPointer { ebur128_loudness_global_multiple($0.baseAddress, $0.count, &out) }
-        return withExtendedLifetime(meters) { status == Int32(EBUR128_SUCCESS.rawValue) ? out : .nan }
-    }
 
     /// One libebur128 reading; NaN if it refused (a mode the meter was not made with).
     private func read(_ call: (UnsafeMutablePointer<Double>) -> Int32) -> Double {

@@ -27,8 +27,8 @@ public struct LoudnessSummary: Equatable, Sendable {
     /// The summary of everything `analyzer` has measured (`frames` of them).
     public init(_ analyzer: LoudnessAnalyzer, weighting: ChannelWeighting, frames: Int64) {
         let meter = analyzer.meter
-        integrated = meter.integrated
-        loudnessRange = meter.loudnessRange
+        integrated = analyzer.integrated
+        loudnessRange = analyzer.loudnessRange
         maxMomentary = analyzer.maxMomentary
         maxShortTerm = analyzer.maxShortTerm
         truePeaks = (0..<meter.channels).map { Self.decibels(analyzer.truePeak(channel: $0)) }

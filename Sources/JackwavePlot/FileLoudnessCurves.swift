@@ -13,8 +13,7 @@ enum FileLoudnessCurves {
     /// value depends on the 3 s before it) and leaves the file's position at `last`.
     static func measure(_ file: SoundFile, upTo last: Int64) -> LoudnessCurves? {
         let weighting = ChannelWeighting(channels: file.channels, positions: file.channelPositions)
-        guard let analyzer = LoudnessAnalyzer(sampleRate: file.sampleRate, weighting: weighting,
-                                              modes: [.shortTerm, .integrated], truePeak: false),
+        guard let analyzer = LoudnessAnalyzer(sampleRate: file.sampleRate, weighting: weighting, truePeak: false),
               file.seek(toFrame: 0) else { return nil }
         let step = max(1, file.sampleRate / pointsPerSecond)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: step * file.channels)
@@ -31,7 +30,7 @@ enum FileLoudnessCurves {
             m.append(analyzer.momentary)
             s.append(analyzer.shortTerm)
         }
-        let integrated = analyzer.meter.integrated
+        let integrated = analyzer.integrated
         return LoudnessCurves(times: times, momentary: m, shortTerm: s, integrated: integrated.isFinite ? integrated : nil)
     }
 }

@@ -43,6 +43,13 @@ struct TruePeakFilterTests {
         #expect(abs(decibels(peaks[1]) - decibels(0.4)) < 0.1)
     }
 
+    @Test("seven channels (four to a vector: a full group, then three lanes and a padding lane) each read their own sine's crest")
+    func channelsAcrossGroups() {
+        let peaks = steadyPeaks(sine(frames: 4800, cycles: 1.0 / 6, amplitude: 0.9, phase: .pi / 3, channels: 7), channels: 7)
+        #expect(peaks.count == 7)
+        for c in 0..<7 { #expect(abs(decibels(peaks[c]) - decibels(Float(0.9 / Double(c + 1)))) < 0.1, "channel \(c)") }
+    }
+
     @Test("a step from silence overshoots, as the band-limited waveform through those samples does")
     func stepOvershoots() {
         var f = TruePeakFilter(channels: 1, sampleRate: 48000)

@@ -50,7 +50,7 @@ struct LoudnessFeedTests {
         let direct = try #require(LoudnessAnalyzer(sampleRate: 48000, weighting: ChannelWeighting(channels: 2, positions: nil)))
         samples.withUnsafeBufferPointer { direct.add($0.baseAddress!, count: samples.count / 2) }
         let last = try #require(feed.latest)
-        #expect(last.columns.integrated == Float(direct.meter.integrated))
+        #expect(last.columns.integrated == Float(direct.integrated))
         #expect(last.columns.momentary == Float(direct.momentary))
         #expect(last.columns.shortTerm == Float(direct.shortTerm))
         #expect(abs(Double(last.columns.integrated) - -20) < 0.05)   // a −20 dBFS stereo sine: −20 LUFS

@@ -50,7 +50,7 @@ struct EBUTech3341Tests {
     @Test("cases 1 and 2: a steady stereo sine reads its level as M, S, I and their maxima", arguments: [-23.0, -33.0])
     func steady(level: Double) throws {
         let analyzer = try Self.steps([(level, 20)]).analyzed()
-        for value in [analyzer.momentary, analyzer.shortTerm, analyzer.meter.integrated,
+        for value in [analyzer.momentary, analyzer.shortTerm, analyzer.integrated,
                       analyzer.maxMomentary, analyzer.maxShortTerm] {
             #expect(abs(value - level) <= Self.tolerance, "\(value)")
         }
@@ -63,7 +63,7 @@ struct EBUTech3341Tests {
             [(-26.0, 20.0), (-20, 20.1), (-26, 20)],
           ])
     func gated(steps: [(Double, Double)]) throws {
-        let integrated = try Self.steps(steps).analyzed().meter.integrated
+        let integrated = try Self.steps(steps).analyzed().integrated
         #expect(abs(integrated - -23) <= Self.tolerance, "\(integrated)")
     }
 
@@ -75,7 +75,7 @@ struct EBUTech3341Tests {
         let amplitudes = levels.map { pow(10, $0 / 20) }
         s.append(frames: n) { f, c in Float(amplitudes[c] * sin(2 * .pi * 1000 * Double(f) / 48000)) }
         let weighting = ChannelWeighting(channels: 5, positions: [.front, .front, .front, .surround, .surround])
-        let integrated = try s.analyzed(weighting: weighting).meter.integrated
+        let integrated = try s.analyzed(weighting: weighting).integrated
         #expect(abs(integrated - -23) <= Self.tolerance, "\(integrated)")
     }
 

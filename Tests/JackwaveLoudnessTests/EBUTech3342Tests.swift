@@ -21,7 +21,7 @@ struct EBUTech3342Tests {
     func loudnessRange(_ c: (Int, [Double], Double)) throws {
         var s = TestSignal()
         for level in c.1 { s.sine(dBFS: level, seconds: 20) }
-        let lra = try s.analyzed().meter.loudnessRange
+        let lra = try s.analyzed().loudnessRange
         #expect(abs(lra - c.2) <= 1, "case \(c.0): \(lra) LU")
     }
 }

@@ -45,10 +45,12 @@ struct TestSignal {
         for f in 0..<frames { for c in 0..<channels { samples.append(value(f, c)) } }
     }
 
-    /// An analyzer fed the whole signal in chunks of `chunk` frames.
-    func analyzed(weighting: ChannelWeighting? = nil, chunk: Int = 4096) throws -> LoudnessAnalyzer {
+    /// An analyzer fed the whole signal in chunks of `chunk` frames; without the true peak
+    /// unless asked (only `summary` reports it, and in a debug build the filter is most of
+    /// a test's time).
+    func analyzed(weighting: ChannelWeighting? = nil, chunk: Int = 4096, truePeak: Bool = false) throws -> LoudnessAnalyzer {
         let w = weighting ?? ChannelWeighting(channels: channels, positions: nil)
-        guard let analyzer = LoudnessAnalyzer(sampleRate: sampleRate, weighting: w) else {
+        guard let analyzer = LoudnessAnalyzer(sampleRate: sampleRate, weighting: w, truePeak: truePeak) else {
             throw TestSignalError.refused
         }
         samples.withUnsafeBufferPointer { p in
@@ -66,7 +68,7 @@ struct TestSignal {
     /// seconds, from an analyzer fed one step at a time.
     func series(weighting: ChannelWeighting? = nil) throws -> [(time: Double, momentary: Double, shortTerm: Double)] {
         let w = weighting ?? ChannelWeighting(channels: channels, positions: nil)
-        guard let analyzer = LoudnessAnalyzer(sampleRate: sampleRate, weighting: w) else { throw TestSignalError.refused }
+        guard let analyzer = LoudnessAnalyzer(sampleRate: sampleRate, weighting: w, truePeak: false) else { throw TestSignalError.refused }
         var out: [(Double, Double, Double)] = []
         samples.withUnsafeBufferPointer { p in
             var f = 0
@@ -85,7 +87,7 @@ struct TestSignal {
     /// The summary of the whole signal.
     func summary(weighting: ChannelWeighting? = nil) throws -> LoudnessSummary {
         let w = weighting ?? ChannelWeighting(channels: channels, positions: nil)
-        return LoudnessSummary(try analyzed(weighting: w), weighting: w, frames: Int64(frames))
+        return LoudnessSummary(try analyzed(weighting: w, truePeak: true), weighting: w, frames: Int64(frames))
     }
 }
 

@@ -52,7 +52,7 @@ enum LoudnessCommand {
 
     /// The text or JSON report of `measured` files, with their overall loudness.
     static func report(_ measured: [Measured], json: Bool) -> String {
-        let overall = LoudnessMeter.integrated(of: measured.map(\.analyzer.meter))
+        let overall = LoudnessAnalyzer.integrated(of: measured.map(\.analyzer))
         return json ? LoudnessReport.json(measured, overall: overall) : LoudnessReport.text(measured, overall: overall)
     }
 

@@ -225,13 +225,12 @@ public final class LoudnessFeed: @unchecked Sendable {
 
     /// Makes a reading of everything measured so far and hands it over.
     private func publish() {
-        let meter = analyzer.meter
         let recent = analyzer.takeRecentTruePeaks()
         let reading = LoudnessReading(
             frame: analyzed,
             columns: LoudnessColumns(
                 momentary: Float(analyzer.momentary), shortTerm: Float(analyzer.shortTerm),
-                integrated: Float(meter.integrated), range: Float(meter.loudnessRange),
+                integrated: Float(analyzer.integrated), range: Float(analyzer.loudnessRange),
                 truePeaks: (0..<channels).map { Float(LoudnessSummary.decibels(analyzer.truePeak(channel: $0))) }),
             recentTruePeaks: recent.map { Float(LoudnessSummary.decibels($0)) })
         if keepsReadings { pending.withLock { $0.append(reading) } }
