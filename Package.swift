@@ -27,8 +27,9 @@ let package = Package(
         /// libsoxr: sample-rate conversion for `--rate`, in the writer thread (never the callback).
         .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
                        providers: [.apt(["libsoxr-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
-                       providers: [.apt(["libcairo2-dev"])]),
+        /// cairo's header only: no pkgConfig, so nothing links libcairo; JackwavePlot dlopens
+        /// it when a plot is drawn (CairoLibrary says why).
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         /// libebur128: EBU R 128 / BS.1770 loudness and true peak (`jackwave loudness`).
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"])]),
@@ -62,8 +63,13 @@ let package = Package(
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
+        /// With the toolchain's lld and `-z pack-relative-relocs` (DT_RELR, glibc ≥ 2.36): the
+        /// ~37 000 relative relocations of the Swift metadata take 7 KiB instead of gold's
+        /// 860 KiB of `.rela.dyn`, all of which the loader reads at every start (BENCHMARKS.md,
+        /// footprint).
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-use-ld=lld",
+                                                         "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
