@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// `$JACKWAVE_DEB`: the package scripts/test built with scripts/package.
+private let packagePath = ProcessInfo.processInfo.environment["JACKWAVE_DEB"].flatMap { $0.isEmpty ? nil : $0 }
+
+/// `jackwave plot` from the installed package: cairo is not linked but loaded with dlopen
+/// when a picture is drawn, so the package's dependency on libcairo2 and the loading are
+/// checked here, without the Swift toolchain (PackageEndToEndTests' installation and runs).
+@Suite("The Debian package draws plots with the cairo it depends on", .serialized,
+       .enabled(if: packagePath != nil, "JACKWAVE_DEB not set: scripts/test builds the package"))
+struct PackagePlotEndToEndTests {
+
+    @Test("the installed binary plots its own recording to a PNG, and links no cairo until then")
+    func plotsWithoutToolchain() throws {
+        let root = try PackageEndToEndTests.install()
+        let server = try JackServer()
+        defer { server.stop() }
+        let take = temporaryDirectory() + "/take.wav"
+        let record = try PackageEndToEndTests.runHidden(root: root, ["--record", take, "-d", "1", "--no-meter"], server: server.name)
+        #expect(record.status == 0, "\(record.stderr)")
+
+        let picture = temporaryDirectory() + "/take.png"
+        let plot = try PackageEndToEndTests.runHidden(root: root, ["plot", take, "-o", picture])
+        #expect(plot.status == 0, "\(plot.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: picture))
+        #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "not a PNG")
+
+        let ldd = try Run.tool("/usr/bin/ldd", [root + "/usr/bin/jackwave"], server: nil)
+        #expect(ldd.status == 0 && !ldd.stdout.contains("libcairo"), "\(ldd.stdout)")
+        let control = try Run.tool("/usr/bin/dpkg-deb", ["-f", packagePath ?? "", "Depends"], server: nil)
+        #expect(control.stdout.contains("libcairo2"), "\(control.stdout)")
+    }
+}
