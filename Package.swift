@@ -25,8 +25,8 @@ let package = Package(
         .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
         /// libsoxr: sample-rate conversion for `--rate`, in the writer thread (never the callback).
-        .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
-                       providers: [.apt(["libsoxr-dev"])]),
+        /// Its header only: no pkgConfig, so nothing links it; JackwaveHost dlopens it (Soxr).
+        .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", providers: [.apt(["libsoxr-dev"])]),
         /// cairo's header only: no pkgConfig, so nothing links libcairo; JackwavePlot dlopens
         /// it when a plot is drawn (CairoLibrary says why).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
