@@ -14,12 +14,7 @@ struct PackagePlotEndToEndTests {
 
     @Test("the installed binary plots its own recording to a PNG, and links neither cairo nor libsoxr")
     func plotsWithoutToolchain() throws {
-        let root = try PackageEndToEndTests.install()
-        let server = try JackServer()
-        defer { server.stop() }
-        let take = temporaryDirectory() + "/take.wav"
-        let record = try PackageEndToEndTests.runHidden(root: root, ["--record", take, "-d", "1", "--no-meter"], server: server.name)
-        #expect(record.status == 0, "\(record.stderr)")
+        let (root, take) = try Self.installAndRecord([])
 
         let picture = temporaryDirectory() + "/take.png"
         let plot = try PackageEndToEndTests.runHidden(root: root, ["plot", take, "-o", picture])
@@ -36,15 +31,22 @@ struct PackagePlotEndToEndTests {
 
     @Test("the installed binary records at another file rate through the libsoxr it loads")
     func resamplesWithoutToolchain() throws {
+        let (_, take) = try Self.installAndRecord(["--rate", "44100"])
+        let recording = try Recording(take)
+        #expect(recording.sampleRate == 44100)
+        #expect(recording.frames == 44100, "\(recording.frames) frames")
+    }
+
+    /// Installs the package and records 1 s from a fresh dummy server with its `jackwave`,
+    /// adding `options`; expects success. Returns the scratch root and the take's path.
+    static func installAndRecord(_ options: [String]) throws -> (root: String, take: String) {
         let root = try PackageEndToEndTests.install()
         let server = try JackServer()
         defer { server.stop() }
         let take = temporaryDirectory() + "/take.wav"
-        let run = try PackageEndToEndTests.runHidden(root: root, ["--record", take, "-d", "1", "--rate", "44100", "--no-meter"],
+        let run = try PackageEndToEndTests.runHidden(root: root, ["--record", take, "-d", "1", "--no-meter"] + options,
                                                      server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
-        let recording = try Recording(take)
-        #expect(recording.sampleRate == 44100)
-        #expect(recording.frames == 44100, "\(recording.frames) frames")
+        return (root, take)
     }
 }
