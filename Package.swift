@@ -25,10 +25,11 @@ let package = Package(
         .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
         /// libsoxr: sample-rate conversion for `--rate`, in the writer thread (never the callback).
-        .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
-                       providers: [.apt(["libsoxr-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
-                       providers: [.apt(["libcairo2-dev"])]),
+        /// Its header only: no pkgConfig, so nothing links it; JackwaveHost dlopens it (Soxr).
+        .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", providers: [.apt(["libsoxr-dev"])]),
+        /// cairo's header only: no pkgConfig, so nothing links libcairo; JackwavePlot dlopens
+        /// it when a plot is drawn (CairoLibrary says why).
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         /// libebur128: EBU R 128 / BS.1770 loudness and true peak (`jackwave loudness`).
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"])]),
@@ -62,8 +63,19 @@ let package = Package(
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
-        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
+        /// With the toolchain's lld and `-z pack-relative-relocs` (DT_RELR, glibc ≥ 2.36): the
+        /// ~37 000 relative relocations of the Swift metadata take 7 KiB instead of gold's
+        /// 860 KiB of `.rela.dyn`, all of which the loader reads at every start (BENCHMARKS.md,
+        /// footprint).
+        /// `link-order.txt` (scripts/link-order writes it): the functions a recording runs, placed
+        /// together at the front of the code, so that the kernel pages in a few hundred KiB of
+        /// them instead of ~5 MiB of code they are scattered over. Names it no longer finds are
+        /// skipped silently (the list only orders; it never changes what is linked).
+        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"], exclude: ["link-order.txt"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-use-ld=lld",
+                                                         "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/jackwave/link-order.txt",
+                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
         /// Drives the realtime callback's code offline and times it against memcpy.

@@ -8,6 +8,9 @@ import Glibc
 public enum PictureFile {
     public static func write(_ path: String, format: PlotFormat, layout: PlotLayout,
                              draw: (CairoContext) -> Void) throws(PlotError) {
+        // cairo is loaded here, after every input was checked (bad input: exit 2 whether or
+        // not cairo is there) and before the first file is touched.
+        try CairoLibrary.require()
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path

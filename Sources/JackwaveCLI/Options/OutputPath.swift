@@ -32,10 +32,31 @@ public enum OutputPath {
     }
 
     /// The absolute path with `.`, `..` and symbolic links in its directory resolved, for
-    /// telling whether two spellings name one file.
+    /// telling whether two spellings name one file. A directory that does not exist (the
+    /// checks refuse it anyway) is kept as written, made absolute.
+    ///
+    /// With `realpath` rather than Foundation's URL, whose parser and percent-encoding a
+    /// recording would otherwise page in for this one comparison (BENCHMARKS.md, footprint).
     public static func canonical(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL
-            .appendingPathComponent(url.lastPathComponent).path
+        let name = FileNames.lastComponent(path)
+        let directory = FileNames.directory(path)
+        return (resolved(directory.isEmpty ? "." : directory) ?? absolute(directory)) + "/" + name
+    }
+
+    /// `realpath`: the directory resolved, nil if it does not exist. ("/" comes back as "",
+    /// so that joining a name gives one slash.)
+    static func resolved(_ directory: String) -> String? {
+        guard let real = realpath(directory, nil) else { return nil }
+        defer { free(real) }
+        let text = String(cString: real)
+        return text == "/" ? "" : text
+    }
+
+    /// `getcwd`: a relative `directory` made absolute against the working directory.
+    static func absolute(_ directory: String) -> String {
+        if directory.hasPrefix("/") { return directory }
+        guard let cwd = getcwd(nil, 0) else { return directory }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + directory
     }
 }

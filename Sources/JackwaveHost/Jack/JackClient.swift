@@ -48,8 +48,14 @@ public final class JackClient {
     /// ("3.0.0.0 (using PipeWire 0.3.65)").
     public static var libraryVersion: String { String(cString: jack_get_version_string()) }
 
-    /// Whether the libjack in use is PipeWire's.
-    public static var isPipeWire: Bool { libraryVersion.contains("PipeWire") }
+    /// Whether the libjack in use is PipeWire's. Compared as UTF-8 bytes: `String.contains`
+    /// of a string comes from _StringProcessing, whose ~400 KiB of code every recording
+    /// would page in for this one test (BENCHMARKS.md, footprint).
+    public static var isPipeWire: Bool {
+        let version = Array(libraryVersion.utf8), name = Array("PipeWire".utf8)
+        guard version.count >= name.count else { return false }
+        return (0...(version.count - name.count)).contains { version[$0..<$0 + name.count].elementsEqual(name) }
+    }
 
     /// `jack_last_frame_time`: the server's frame time at the start of this cycle. Called on
     /// the realtime thread: it reads the server's clock from shared memory.

@@ -53,8 +53,12 @@ public final class RecordingWriter: @unchecked Sendable {
     let drops: SPSCRing<DropEvent>
     let messages: MessageQueue
     let channels: Int
+    /// Silence for the gaps (frames the server skipped), written `zeroFrames` at a time.
     let zeros: UnsafeMutablePointer<Float>
-    static let zeroFrames = 4096
+    /// At most 64 KiB of zeros whatever the channel count (4096 frames up to 4 channels, 256
+    /// at 64): a gap is written in as many pieces as it needs, and a fixed 4096 frames held
+    /// 1 MiB of zeros at 64 channels for a rare event (BENCHMARKS.md, footprint).
+    let zeroFrames: Int
 
     /// Written by `finish`, read by the writer thread each pass (relaxed: a lone value).
     let stop = Atomic<Int>(Stop.running.rawValue)
@@ -95,8 +99,9 @@ public final class RecordingWriter: @unchecked Sendable {
         let ringSeconds = Double(ring.capacity) / rate
         pollInterval = UInt32(max(0.001, min(seconds, ringSeconds / 8)) * 1e6)
         presence = SignalPresence(channels: channels)
-        zeros = .allocate(capacity: Self.zeroFrames * channels)
-        zeros.initialize(repeating: 0, count: Self.zeroFrames * channels)
+        zeroFrames = Swift.max(1, Swift.min(4096, 16384 / Swift.max(1, channels)))
+        zeros = .allocate(capacity: zeroFrames * channels)
+        zeros.initialize(repeating: 0, count: zeroFrames * channels)
     }
 
     /// Records the wall-clock time of the run's frame 0 (for the files' `bext` chunks).
@@ -218,7 +223,7 @@ public final class RecordingWriter: @unchecked Sendable {
     private func writeSilence(frames: Int64) {
         var left = frames
         while left > 0 && !failed.load(ordering: .relaxed) {
-            let n = Int(min(left, Int64(Self.zeroFrames)))
+            let n = Int(min(left, Int64(zeroFrames)))
             guard put(zeros, frames: n) else { return }
             loudness?.offerSilence(n)
             left -= Int64(n)

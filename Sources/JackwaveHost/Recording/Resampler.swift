@@ -17,19 +17,28 @@ import CSoxr
 /// so gaps (silence fed in at a given input frame) land at the matching output time.
 public final class Resampler {
     private var handle: soxr_t?
+    /// libsoxr's functions (`Soxr.loaded`), fetched by `init`.
+    private let soxr: UnsafePointer<jackwave_soxr>
     public let channels: Int
     public let inputRate: Int
     public let outputRate: Int
 
-    /// `soxr_version`: the version of the libsoxr this process runs with ("libsoxr-0.1.3").
-    public static var libraryVersion: String { String(cString: soxr_version()) }
+    /// `soxr_version`: the version of the libsoxr this process runs with ("libsoxr-0.1.3"),
+    /// or why it could not be loaded.
+    public static var libraryVersion: String {
+        switch Soxr.loaded {
+        case .success(let soxr): return soxr.pointee.soxr_version().map { String(cString: $0) } ?? "unknown"
+        case .failure(let error): return error.reason
+        }
+    }
 
-    /// `soxr_create` with `soxr_quality_spec(SOXR_VHQ, 0)`, interleaved float in and out,
-    /// one thread.
+    /// `soxr_create` with `soxr_quality_spec(SOXR_VHQ, 0)` (the very-high-quality recipe, see
+    /// the type's doc), interleaved float in and out, one thread. Loads libsoxr first.
     public init(inputRate: Int, outputRate: Int, channels: Int) throws(ResamplerError) {
+        soxr = try Soxr.loaded.get()
         var error: soxr_error_t?
-        var quality = Self.qualitySpec()
-        let h = soxr_create(Double(inputRate), Double(outputRate), UInt32(channels), &error, nil, &quality, nil)
+        var quality = soxr.pointee.soxr_quality_spec(UInt(SOXR_VHQ), 0)
+        let h = soxr.pointee.soxr_create(Double(inputRate), Double(outputRate), UInt32(channels), &error, nil, &quality, nil)
         guard let h, error == nil else {
             throw ResamplerError(reason: error.map { String(cString: $0) } ?? "soxr_create failed")
         }
@@ -41,11 +50,6 @@ public final class Resampler {
 
     deinit { delete() }
 
-    /// `soxr_quality_spec`: the very-high-quality recipe (see the type's doc).
-    private static func qualitySpec() -> soxr_quality_spec_t {
-        soxr_quality_spec(UInt(SOXR_VHQ), 0)
-    }
-
     /// `soxr_process`: converts up to `frames` input frames (nil input: the end of the
     /// stream, flush what the filter holds) into at most `capacity` output frames.
     /// Returns the input frames used and the output frames produced; throws on a soxr error.
@@ -53,14 +57,14 @@ public final class Resampler {
                  into output: UnsafeMutablePointer<Float>, capacity: Int) throws(ResamplerError) -> (used: Int, produced: Int) {
         guard let handle else { return (0, 0) }
         var used = 0, produced = 0
-        let error = soxr_process(handle, input, input == nil ? 0 : frames, &used, output, capacity, &produced)
+        let error = soxr.pointee.soxr_process(handle, input, input == nil ? 0 : frames, &used, output, capacity, &produced)
         if let error { throw ResamplerError(reason: String(cString: error)) }
         return (used, produced)
     }
 
     /// `soxr_delete`: frees the resampler. Safe to call twice.
     public func delete() {
-        if let handle { soxr_delete(handle) }
+        if let handle { soxr.pointee.soxr_delete(handle) }
         handle = nil
     }
 }
@@ -68,4 +72,20 @@ public final class Resampler {
 /// libsoxr refused a conversion: why.
 public struct ResamplerError: Error, Equatable {
     public let reason: String
+}
+
+/// libsoxr.so.0, loaded with `dlopen` by the first resampler (or `--version`) instead of
+/// linked: a recording at the server's rate never maps it, nor the OpenMP runtime it pulls
+/// in (about 0.4 MiB resident; BENCHMARKS.md, footprint). The Debian package still depends
+/// on libsoxr0 (scripts/package).
+enum Soxr {
+    /// The table of libsoxr's functions (`jackwave_soxr_load`, in CSoxr/shim.h), or why it
+    /// could not be loaded. Loaded once, on first use (a static `let`: once, thread-safely);
+    /// `nonisolated(unsafe)`: written only by that initialiser, read-only afterwards.
+    nonisolated(unsafe) static let loaded: Result<UnsafePointer<jackwave_soxr>, ResamplerError> = {
+        let table = UnsafeMutablePointer<jackwave_soxr>.allocate(capacity: 1)
+        guard let reason = jackwave_soxr_load(table) else { return .success(UnsafePointer(table)) }
+        table.deallocate()
+        return .failure(ResamplerError(reason: "cannot load libsoxr (\(String(cString: reason)))"))
+    }()
 }
