@@ -35,7 +35,7 @@ struct PipeWireEndToEndTests {
         #expect(out.stderr.contains(", 0 dropped frames"), "\(out.stderr)")
         let rec = try Recording(path)
         #expect(rec.frames > 120_000)
-        Self.expectPattern(rec, stderr: out.stderr, source: source)
+        server.expectPattern(rec, stderr: out.stderr, source: source)
     }
 
     @Test("a sample-rate change mid-take stops jackwave with exit 1, a valid file and a line saying what happened")
@@ -54,7 +54,7 @@ struct PipeWireEndToEndTests {
         // Everything on disk before the change is there, in order. What came between the
         // change and its notice may be broken by the server's own switch (it is in the file,
         // as received).
-        Self.expectPattern(rec, stderr: out.stderr, source: source, upTo: before)
+        server.expectPattern(rec, stderr: out.stderr, source: source, upTo: before)
     }
 
     @Test("ports that appear a moment after a client starts are found by a glob")
@@ -68,7 +68,7 @@ struct PipeWireEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("connected late-src:out_1 -> jackwave:in_1"), "\(run.stderr)")
         #expect(run.stderr.contains("connected late-src:out_2 -> jackwave:in_2"), "\(run.stderr)")
-        Self.expectPattern(try Recording(path), stderr: run.stderr, source: source)
+        server.expectPattern(try Recording(path), stderr: run.stderr, source: source)
     }
 
     @Test("with no physical port (no device), the default connection leaves the inputs unconnected and says so")
@@ -116,12 +116,5 @@ struct PipeWireEndToEndTests {
     /// The xruns the summary line reports.
     static func xruns(in stderr: String) -> Int? {
         ServerKind.xruns(in: stderr)
-    }
-
-    /// The pattern from frame 0 to the end (to `before` for `upTo`), unless PipeWire broke
-    /// it itself and said so: `ServerKind.expectPattern` on PipeWire.
-    static func expectPattern(_ rec: Recording, stderr: String, source: Run.Running, upTo before: Int? = nil,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
-        ServerKind.pipewire.expectPattern(rec, stderr: stderr, source: source, upTo: before, sourceLocation: sourceLocation)
     }
 }

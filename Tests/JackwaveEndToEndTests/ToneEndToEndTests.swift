@@ -44,31 +44,41 @@ struct ToneEndToEndTests {
     /// Frames the capture runs on after the tone: twice the 0.1 s `expectWholeTone` needs.
     static let tailFrames = 9600
 
-    /// How many whole server cycles the capture lacks, if that is all that keeps it from
-    /// being `tone`: every nonzero sample of `rec` is the generator's, in order, from some
-    /// point of the fade-in to the tone's last sample, jumping only by whole `quantum`-frame
-    /// cycles (at most 16 at a time). nil if anything else differs.
+    /// How many whole server cycles of the tone the capture lacks or has as silence, if that
+    /// is all that keeps it from being `tone`: every nonzero sample of `rec` is the
+    /// generator's, in order, from some point of the fade-in to the tone's last sample,
+    /// jumping only by whole `quantum`-frame cycles (at most 16 at a time), with at most
+    /// whole cycles of silence between. nil if anything else differs.
     ///
     /// PipeWire under load skips a late client's cycle instead of waiting for it (see
     /// `ServerBreaks`): when it skips jack_capture's, the capture lacks that cycle of the
-    /// tone, and jack_capture does not say so. This tells that case apart from a wrong
-    /// sample, which the strict checks then report.
-    static func missingCycles(in rec: Recording, of tone: [Float], quantum: Int) -> Int? {
-        guard let first = rec.samples.firstIndex(where: { $0 != 0 }), let last = rec.samples.lastIndex(where: { $0 != 0 }),
+    /// tone; when it runs jack_capture without jackwave's output of a cycle, the capture holds
+    /// a cycle of silence there. jack_capture says neither. This tells those cases apart from
+    /// a wrong sample, which the strict checks then report.
+    static func missingCycles(in samples: [Float], of tone: [Float], quantum: Int) -> Int? {
+        guard let first = samples.firstIndex(where: { $0 != 0 }), let last = samples.lastIndex(where: { $0 != 0 }),
               let lead = tone.firstIndex(where: { $0 != 0 }), let toneLast = tone.lastIndex(where: { $0 != 0 }) else { return nil }
         // Where in the tone the capture starts: the fade-in, or whole cycles into it.
-        guard var p = (lead..<min(tone.count, lead + 16 * quantum)).first(where: { tone[$0] == rec.samples[first] })
+        guard var p = (lead..<min(tone.count, lead + 16 * quantum)).first(where: { tone[$0] == samples[first] })
         else { return nil }
         var missing = (p - lead + quantum - 1) / quantum
-        for i in (first + 1)...last {
-            if p + 1 < tone.count, rec.samples[i] == tone[p + 1] {
+        var i = first + 1
+        while i <= last {
+            if p + 1 < tone.count, samples[i] == tone[p + 1] {
                 p += 1
-                continue
+                i += 1
+            } else if let jump = (1...16).first(where: { p + 1 + $0 * quantum < tone.count && samples[i] == tone[p + 1 + $0 * quantum] }) {
+                p += 1 + jump * quantum
+                missing += jump
+                i += 1
+            } else if i + quantum <= last, samples[i..<(i + quantum)].allSatisfy({ $0 == 0 }) {
+                // A whole cycle of silence where the tone was: the tone goes on after it,
+                // from where it was or whole cycles later (the next turn tells which).
+                missing += 1
+                i += quantum
+            } else {
+                return nil
             }
-            guard let jump = (1...16).first(where: { p + 1 + $0 * quantum < tone.count && rec.samples[i] == tone[p + 1 + $0 * quantum] })
-            else { return nil }
-            p += 1 + jump * quantum
-            missing += jump
         }
         return p == toneLast ? missing : nil
     }
@@ -83,7 +93,7 @@ struct ToneEndToEndTests {
             print("PipeWire skipped one of jackwave's cycles: \(toneStderr)")
             return true
         }
-        guard let missing = missingCycles(in: rec, of: tone, quantum: server.period), missing > 0 else { return false }
+        guard let missing = missingCycles(in: rec.samples, of: tone, quantum: server.period), missing > 0 else { return false }
         print("PipeWire skipped \(missing) of jack_capture's cycles; the rest of the capture is the generator's tone, in order")
         return true
     }
@@ -121,6 +131,26 @@ struct ToneEndToEndTests {
         let loud = rec.samples[(start + tone.count)...].firstIndex { $0 != 0 }
         #expect(loud == nil, "nonzero at tone frame \((loud ?? 0) - start)", sourceLocation: sourceLocation)
         return start
+    }
+
+    @Test("PipeWire's allowance takes a capture lacking whole cycles or holding whole cycles of silence, and nothing else")
+    func allowanceIsWholeCycles() {
+        let tone = Self.generated(frequency: 440, amplitude: 0.5, endingAt: 4800, count: 4800)
+        let lead = [Float](repeating: 0, count: 100), q = 256
+        let cut = 10 * q + 37   // the capture's cycles start 37 frames into the tone's
+        #expect(Self.missingCycles(in: lead + tone, of: tone, quantum: q) == 0)
+        // A cycle of the tone missing, one of silence put in, one of silence in its place.
+        #expect(Self.missingCycles(in: lead + tone[..<cut] + tone[(cut + q)...], of: tone, quantum: q) == 1)
+        #expect(Self.missingCycles(in: lead + tone[..<cut] + [Float](repeating: 0, count: q) + tone[cut...], of: tone, quantum: q) == 1)
+        var replaced = lead + tone
+        for i in (100 + cut)..<(100 + cut + q) { replaced[i] = 0 }
+        #expect(Self.missingCycles(in: replaced, of: tone, quantum: q) == 2)
+        // Anything else is not the server's doing.
+        var wrong = lead + tone
+        wrong[100 + cut] += 1e-6
+        #expect(Self.missingCycles(in: wrong, of: tone, quantum: q) == nil)
+        #expect(Self.missingCycles(in: lead + tone[..<cut] + [Float](repeating: 0, count: q - 1) + tone[cut...], of: tone, quantum: q) == nil)
+        #expect(Self.missingCycles(in: lead + tone[..<cut] + tone[(cut + 100)...], of: tone, quantum: q) == nil)
     }
 
     @Test("a tone recorded by jack_capture has the asked frequency and peak level", arguments: ServerKind.allCases)

@@ -21,6 +21,14 @@ struct Recording {
         samples = Array(buffer.prefix(n * file.channels))
     }
 
+    /// Interleaved `samples` of `channels` channels, as if read from a file.
+    init(channels: Int, sampleRate: Int = 48000, samples: [Float]) {
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.samples = samples
+        frames = samples.count / channels
+    }
+
     /// Sample of `channel` (0-based) at `frame`.
     subscript(frame: Int, channel: Int) -> Float { samples[frame * channels + channel] }
 }
@@ -65,6 +73,39 @@ enum TestPattern {
             }
         }
         return nil
+    }
+
+    /// How many whole `quantum`-frame cycles of silence (every channel 0) `recording` holds
+    /// from `startFrame` to `end`, if they are all that differs from the pattern: after each,
+    /// the pattern goes on from where it was or whole cycles later (at most 16). nil if
+    /// anything else differs.
+    static func silentCycles(in recording: Recording, from startFrame: Int, upTo end: Int, quantum: Int) -> Int? {
+        let channels = 0..<recording.channels
+        var k = phase(of: recording[startFrame, 0])
+        var f = startFrame
+        var silent = 0
+        var afterSilence = false
+        while f < end {
+            if channels.allSatisfy({ recording[f, $0] == value(frame: k, channel: $0) }) {
+                f += 1
+                k += 1
+                afterSilence = false
+            } else if f + quantum <= recording.frames,
+                      (f..<(f + quantum)).allSatisfy({ frame in channels.allSatisfy { recording[frame, $0] == 0 } }) {
+                silent += 1
+                f += quantum
+                afterSilence = true
+            } else if afterSilence {
+                // The pattern goes on whole cycles later: take up its phase once.
+                let ahead = (phase(of: recording[f, 0]) - k % 16384 + 16384) % 16384
+                guard ahead % quantum == 0, ahead / quantum <= 16 else { return nil }
+                k += ahead
+                afterSilence = false
+            } else {
+                return nil
+            }
+        }
+        return silent
     }
 }
 
