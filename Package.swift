@@ -41,15 +41,18 @@ let package = Package(
         /// The git commit for `--version`, from a header scripts/build-info generates.
         .target(name: "CBuildInfo"),
 
-        /// Depends on nothing but the standard library and Synchronization: no Foundation, no C.
+        /// Only code that may run in the realtime callback (scripts/check-layout holds it to
+        /// that): the ring, interleaving, peaks, the tone, block records. Depends on nothing
+        /// but the standard library and Synchronization: no Foundation, no C.
         .target(name: "JackwaveDSP"),
         /// libsndfile for the files, CGlibcExtras for `fallocate`.
         .target(name: "JackwaveSoundFiles", dependencies: ["CSndfile", "CGlibcExtras"]),
-        /// Loudness through libebur128; reads sound files for the offline measure. No JACK.
-        /// JackwaveDSP for the true-peak filter.
-        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveDSP", "JackwaveSoundFiles"]),
-        /// `LevelRow` (what a row holds) comes from the DSP module that computes it.
-        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveDSP"]),
+        /// Loudness through libebur128 (and jackwave's own true-peak filter); reads sound files
+        /// for the offline measure. No JACK.
+        .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
+        /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
+        /// same for the live stream and `jackwave levels`. Depends on nothing.
+        .target(name: "JackwaveLevelStream"),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
         /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
         /// (`--loudness`) runs in its own thread here.
@@ -67,14 +70,14 @@ let package = Package(
         /// ~37 000 relative relocations of the Swift metadata take 7 KiB instead of gold's
         /// 860 KiB of `.rela.dyn`, all of which the loader reads at every start (BENCHMARKS.md,
         /// footprint).
-        /// `link-order.txt` (scripts/link-order writes it): the functions a recording runs, placed
+        /// `scripts/link-order.txt` (scripts/link-order writes it): the functions a recording runs, placed
         /// together at the front of the code, so that the kernel pages in a few hundred KiB of
         /// them instead of ~5 MiB of code they are scattered over. Names it no longer finds are
         /// skipped silently (the list only orders; it never changes what is linked).
-        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"], exclude: ["link-order.txt"],
+        .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-use-ld=lld",
                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/jackwave/link-order.txt",
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
@@ -84,7 +87,7 @@ let package = Package(
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
         .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveSoundFiles", "CSndfile"]),
-        .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles"]),
+        .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles", "JackwaveDSP"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
         .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
                                                                "JackwaveLevelStream", "JackwaveLoudness"]),

@@ -7,10 +7,10 @@ import Glibc
 /// Why not huge pages: `MADV_HUGEPAGE` made a 10-second 64-channel ring cost 31 ms to
 /// build instead of 80, but whenever no 2 MiB blocks were free (after a take had filled the
 /// page cache) the kernel compacted memory first, and start-up took 300 ms of CPU instead.
-enum PinnedMemory {
+package enum PinnedMemory {
     /// A zeroed, populated mapping of `byteCount` bytes; `release` it with the same count.
     /// Fatal if the address space is exhausted.
-    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+    package static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let populated = MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE
         // Populated and locked in one pass (`mlock` after `MAP_POPULATE` walked every page
         // twice: a fifth of a 64-channel start-up). Over the memlock limit `MAP_LOCKED`
@@ -19,12 +19,12 @@ enum PinnedMemory {
         if mapping == MAP_FAILED {
             mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, populated, -1, 0)
         }
-        guard let mapping, mapping != MAP_FAILED else { fatalError("cannot map \(byteCount) bytes") }
+        guard let mapping, mapping != MAP_FAILED else { fatalError("cannot map \(byteCount) bytes") }  // setup only
         return mapping
     }
 
     /// Unmaps what `allocate(byteCount:)` returned.
-    static func release(_ base: UnsafeMutableRawPointer, byteCount: Int) {
+    package static func release(_ base: UnsafeMutableRawPointer, byteCount: Int) {
         munmap(base, byteCount)
     }
 }

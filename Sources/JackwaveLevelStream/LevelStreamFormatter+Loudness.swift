@@ -1,4 +1,3 @@
-import JackwaveDSP
 
 /// The loudness columns of a row, as `LevelStreamFormatter` describes them.
 extension LevelStreamFormatter {

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import JackwaveDSP
 
 /// The text of a level stream, CSV or JSON Lines: the one definition shared by the live
 /// `--levels` export and the offline `jackwave levels`, so both print the same bytes.

@@ -1,4 +1,3 @@
-import JackwaveDSP
 
 /// A level stream read back: each row's first frame, time and per-channel peaks, as
 /// `LevelStreamFormatter` wrote them.

@@ -1,5 +1,4 @@
 import Glibc
-import JackwaveDSP
 
 /// A level stream going out to a file or stdout: rows are formatted into a buffer and
 /// leave in one `write(2)` per `flush()`, so a reader at the other end of a pipe sees

@@ -1,5 +1,4 @@
 import Glibc
-import JackwaveDSP
 
 /// A `LoudnessMeter` fed in 10-ms steps, so that momentary and short-term loudness are known
 /// every 10 ms and their maxima are found whatever a burst's alignment (EBU Tech 3341 cases

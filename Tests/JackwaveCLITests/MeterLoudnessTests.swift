@@ -1,3 +1,4 @@
+import JackwaveLevelStream
 import JackwaveDSP
 @testable import JackwaveCLI
 import JackwaveHost

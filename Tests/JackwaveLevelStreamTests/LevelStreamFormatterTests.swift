@@ -1,3 +1,4 @@
+import JackwaveLevelStream
 import Foundation
 import JackwaveDSP
 @testable import JackwaveLevelStream

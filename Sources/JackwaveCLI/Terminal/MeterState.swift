@@ -1,5 +1,5 @@
 import Glibc
-import JackwaveDSP
+import JackwaveLevelStream
 
 /// Everything the live meter shows, updated block by block from the level ring and
 /// rendered by `MeterRenderer`. Pure state: time is *stream* time (frames / rate), not

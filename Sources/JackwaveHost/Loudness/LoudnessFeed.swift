@@ -1,3 +1,4 @@
+import JackwaveLevelStream
 import Dispatch
 import FoundationEssentials
 import Glibc

@@ -1,3 +1,4 @@
+import JackwaveLevelStream
 import JackwaveDSP
 
 /// One report of the live loudness analysis: the measures after `frame` frames, and each

@@ -1,3 +1,4 @@
+import JackwaveLevelStream
 import JackwaveDSP
 
 /// Puts the loudness on level-stream rows: each row waits until the analysis has reported

@@ -1,4 +1,4 @@
-import JackwaveDSP
+import JackwaveHost
 import Testing
 
 /// The pre-roll keeps the last frames, in order, whatever the writes' sizes.

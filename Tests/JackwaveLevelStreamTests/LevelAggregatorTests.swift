@@ -1,4 +1,4 @@
-import JackwaveDSP
+import JackwaveLevelStream
 import Testing
 
 /// Feeds `(startFrame, frameCount, peaks)` blocks and returns every row, `finish` included.

@@ -1,3 +1,5 @@
+import JackwaveDSP
+
 /// The last `capacity` frames of interleaved audio, overwritten oldest first: the pre-roll
 /// an armed recorder keeps while it waits for a take.
 ///

@@ -1,5 +1,5 @@
 import Glibc
-import JackwaveDSP
+import JackwaveLoudness
 import Testing
 
 /// `frames` of a sine of `cycles` per sample peaking at `amplitude`, starting at `phase`
