@@ -1,4 +1,5 @@
 @testable import JackwaveCLI
+import JackwaveHost
 import Testing
 
 /// One command's declarations and help, without its options' type: what the table tests need.

@@ -1,3 +1,5 @@
+import JackwaveHost
+
 extension RunOptionsParser {
     /// Options that answer a question and exit.
     static let information = OptionSection<RunOptions>("Information", [

@@ -1,3 +1,5 @@
+import JackwaveHost
+
 extension RunOptionsParser {
     /// Which server, and the client's name on it.
     static let jack = OptionSection<RunOptions>("JACK", [

@@ -1,3 +1,5 @@
+import JackwaveHost
+
 extension RunOptionsParser {
     /// Leaving jackwave armed: takes started by a level or the JACK transport, with pre-roll.
     static let takes = OptionSection<RunOptions>("Takes (leave jackwave armed)", [

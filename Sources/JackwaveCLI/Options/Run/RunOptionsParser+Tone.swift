@@ -1,3 +1,5 @@
+import JackwaveHost
+
 extension RunOptionsParser {
     /// `--tone` and how it sounds and where it goes; the keys that change it while it plays.
     static let tone = OptionSection<RunOptions>("Tone", [

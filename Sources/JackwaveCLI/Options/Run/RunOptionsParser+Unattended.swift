@@ -1,3 +1,5 @@
+import JackwaveHost
+
 extension RunOptionsParser {
     /// Running where nobody watches: events for a supervisor, a hook per finished file,
     /// surviving a server restart.

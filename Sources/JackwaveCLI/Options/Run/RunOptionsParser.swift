@@ -1,3 +1,4 @@
+import JackwaveHost
 import FoundationEssentials
 import Glibc
 import JackwaveLevelStream

@@ -1,8 +1,9 @@
 import JackwaveLevelStream
 import JackwaveSoundFiles
 
-/// Everything the main command (`--record`, `--tone`, or monitoring) was asked to do,
-/// parsed and range-checked but not yet checked against the server or the disk.
+/// Everything the main command (`--record`, `--tone`, or monitoring) was asked to do: the
+/// plain value the command line is parsed into (range-checked, not yet checked against the
+/// server or the disk), and all that `JackwaveHost` builds a run from.
 public struct RunOptions: Equatable, Sendable {
     // Recording
     public var recordPath: String?
