@@ -57,7 +57,7 @@ let package = Package(
         /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
         /// (`--loudness`) runs in its own thread here.
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                     "JackwaveLoudness", "CJack", "CSoxr", "CGlibcExtras", "CLo"]),
+                                                     "JackwaveLoudness", "JackwavePlot", "CJack", "CSoxr", "CGlibcExtras", "CLo"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),

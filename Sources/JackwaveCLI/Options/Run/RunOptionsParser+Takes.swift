@@ -40,9 +40,6 @@ extension RunOptionsParser {
             throw UsageError("--trigger and --transport exclude each other")
         }
         guard !o.armed else {
-            if o.splitSeconds != nil { throw UsageError("--split and \(o.followTransport ? "--transport" : "--trigger") exclude each other (each take is its own file)") }
-            if o.fileRate != nil { throw UsageError("--rate is not available with \(o.followTransport ? "--transport" : "--trigger") yet: takes are written at the server's rate") }
-            if o.plotPath != nil { throw UsageError("--plot and \(o.followTransport ? "--transport" : "--trigger") exclude each other (plot a take afterwards)") }
             if let trigger = o.triggerLevel, trigger <= 0 { throw UsageError("--trigger must be above silence") }
             if let stop = o.stopLevel, let trigger = o.triggerLevel, stop > trigger {
                 throw UsageError("--stop-level must not be above --trigger")

@@ -31,20 +31,5 @@ extension RunOptionsParser {
         if o.eventsPath == "-" && o.levelsPath == "-" {
             throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
         }
-        // A level stream would have to be carried across connections; not yet done.
-        if o.reconnect && o.levelsPath != nil { throw UsageError("--reconnect and --levels exclude each other") }
-        if o.reconnect && o.plotPath != nil {
-            throw UsageError("--plot and --reconnect exclude each other (plot a file afterwards)")
-        }
-        // Armed takes across a reconnect, and a remote split of a take, are not built yet:
-        // refused rather than left to chance.
-        // The live loudness follows one connection's stream of frames; across a reconnect, or
-        // over an armed run's takes (which write only part of the stream), not yet.
-        if o.loudness, let other = o.reconnect ? "--reconnect" : o.armed ? (o.followTransport ? "--transport" : "--trigger") : nil {
-            throw UsageError("--loudness and \(other) exclude each other (not yet supported together)")
-        }
-        if o.armed, let other = o.reconnect ? "--reconnect" : o.oscPort != nil ? "--osc" : nil {
-            throw UsageError("\(other) and \(o.followTransport ? "--transport" : "--trigger") exclude each other (not yet supported together)")
-        }
     }
 }
