@@ -90,4 +90,33 @@ struct LoudnessFeedTests {
         #expect(feed.hasStopped)
         #expect(messages.drain() == ["loudness analysis fell behind at 5.000 s and stopped (the recording goes on; loudness columns are empty from there)"])
     }
+
+    @Test("a break between connections starts the filters afresh: each connection's true peak is its own, as its files'")
+    func breakStartsFiltersAfresh() throws {
+        // A -20 dBFS sine cut at its positive peak, then one that starts at its negative peak.
+        let a = 0.1
+        let first = (0..<24000).flatMap { i -> [Float] in let v = Float(a * cos(2 * .pi * 1000 * Double(i) / 48000)); return [v, v] }
+        let second = (0..<24000).flatMap { i -> [Float] in let v = Float(-a * cos(2 * .pi * 1000 * Double(i) / 48000)); return [v, v] }
+        func peak(breaking: Bool) throws -> Double {
+            let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000, writerFrames: 48000, keepsReadings: false,
+                                                 messages: MessageQueue()))
+            feed.start()
+            first.withUnsafeBufferPointer { feed.offer($0.baseAddress!, count: first.count / 2) }
+            if breaking { feed.breakStream() }
+            second.withUnsafeBufferPointer { feed.offer($0.baseAddress!, count: second.count / 2) }
+            feed.inputEnded()
+            #expect(feed.wait(timeout: 30))
+            return Double(try #require(feed.latest).columns.truePeaks[0])
+        }
+        // Each part measured alone, from silence, as a file of it would be.
+        func alone(_ samples: [Float]) throws -> Double {
+            let analyzer = try #require(LoudnessAnalyzer(sampleRate: 48000, weighting: ChannelWeighting(channels: 2, positions: nil)))
+            samples.withUnsafeBufferPointer { analyzer.add($0.baseAddress!, count: samples.count / 2) }
+            return Double(Float(LoudnessSummary.decibels(analyzer.truePeak(channel: 0))))
+        }
+        let separate = max(try alone(first), try alone(second))
+        #expect(try peak(breaking: true) == separate)
+        let joined = try peak(breaking: false)
+        #expect(joined > separate + 0.5, "the join would ring without the break: \(joined) against \(separate)")
+    }
 }

@@ -42,6 +42,11 @@ public final class LoudnessFeed: @unchecked Sendable {
 
     /// Where the offered frames wait for the analysis.
     private let ring: SPSCRing<Float>
+    /// Where a connection's frames begin, in frames offered (`breakStream`): the main thread
+    /// produces them between two connections' writers, the analysis thread consumes them.
+    private let breaks = SPSCRing<Int64>(minimumCapacity: 16, width: 1)
+    /// The next break the analysis thread has taken from `breaks`, if any.
+    private var nextBreak: Int64?
 
     /// Producer side (the writer thread): frames offered so far, and whether an offer was
     /// refused (then every later one is, too).
@@ -112,6 +117,14 @@ public final class LoudnessFeed: @unchecked Sendable {
         regions.first.update(repeating: 0, count: regions.firstCount * channels)
         regions.second.update(repeating: 0, count: regions.secondCount * channels)
         commit(count)
+    }
+
+    /// The frames offered from now on do not follow those before (a new connection, after the
+    /// server came back): the analysis starts its filters afresh there. Main thread, while no
+    /// writer runs (so `offered` is still).
+    public func breakStream() {
+        _ = [offered].withUnsafeBufferPointer { breaks.write($0) }
+        wakeUp.signal()
     }
 
     /// No producer will offer more frames: the run has ended.
@@ -189,11 +202,21 @@ public final class LoudnessFeed: @unchecked Sendable {
         if !behind.load(ordering: .relaxed) && analyzed > nextReading - Int64(readingFrames) { publish() }
     }
 
-    /// Measures `count` frames, reading at every `readingFrames` boundary of the timeline.
+    /// Measures `count` frames, reading at every `readingFrames` boundary of the timeline and
+    /// starting the filters afresh where a connection begins.
     private func analyze(_ frames: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
-            let piece = min(count - done, Int(nextReading - analyzed))
+            if nextBreak == nil, breaks.readableCount > 0 {
+                nextBreak = breaks.readableRegions(upTo: 1).first.pointee
+                breaks.commitRead(1)
+            }
+            if let at = nextBreak, at <= analyzed {
+                analyzer.restartFilters()
+                nextBreak = nil
+                continue
+            }
+            let piece = min(count - done, Int(nextReading - analyzed), nextBreak.map { Int($0 - analyzed) } ?? .max)
             analyzer.add(frames + done * channels, count: piece)
             analyzed += Int64(piece)
             done += piece

@@ -128,6 +128,7 @@ public final class Session {
                 return finish(parts, totals: totals, last: nil, code: 0, firstStart: firstStart)
             }
             client = next
+            parts.loudness?.breakStream()
             do throws(SessionError) {
                 guard client.sampleRate == parts.sampleRate else {
                     throw .runtime("the JACK server came back at \(client.sampleRate) Hz, not \(parts.sampleRate) Hz; stopped, since a run has one rate (everything received is in the files)")
