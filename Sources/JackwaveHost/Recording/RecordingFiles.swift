@@ -131,6 +131,7 @@ public final class RecordingFiles: @unchecked Sendable {
                                  sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
         // Separate inputs, not a 5.1 or 7.1 mix: see `SeparateInputsLayout`.
         if let map = SeparateInputsLayout.channelMap(channels: spec.channels, format: spec.formatWord) { file.setChannelMap(map) }
+        if spec.format.isLossy { try file.applyCodecSettings(spec.compression) }
         written.withLock { $0.append(file.path) }
         return file
     }

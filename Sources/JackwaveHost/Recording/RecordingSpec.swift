@@ -24,6 +24,8 @@ public struct RecordingSpec: Sendable, Equatable {
     public var firstPiece = 1
     /// Numbered files even without `--split` (`--reconnect`: a restart starts the next one).
     public var alwaysNumbered = false
+    /// A lossy codec's quality or bit rate (`--quality`), nil for the codec's default.
+    public var compression: CompressionSettings?
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
                 fileRate: Int, dither: Bool, splitFrames: Int64?) {
