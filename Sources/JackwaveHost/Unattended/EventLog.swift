@@ -37,6 +37,8 @@ public final class EventLog: Sendable {
     /// A field's value: what JSON can hold that an event needs.
     public enum Value: Sendable, Encodable {
         case string(String), int(Int64), double(Double), bool(Bool)
+        /// A list of whole numbers (`clipping`'s counts per input).
+        case ints([Int64])
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
@@ -45,6 +47,7 @@ public final class EventLog: Sendable {
             case let .int(i): try container.encode(i)
             case let .double(d): try container.encode(d.isFinite ? d : 0)
             case let .bool(b): try container.encode(b)
+            case let .ints(list): try container.encode(list)
             }
         }
     }
@@ -58,15 +61,22 @@ public final class EventLog: Sendable {
 
     /// Writes one event line, stamped with the wall clock now.
     public func emit(_ kind: RunEventKind, frame: Int64, _ fields: [(String, Value)] = []) {
-        var object: [String: Value] = ["event": .string(kind.rawValue), "time": .string(WallClockTime.now().iso8601),
-                                       "frame": .int(frame)]
-        for (key, value) in fields { object[key] = value }
-        guard var data = try? Self.encoder().encode(object) else { return }
-        data.append(UInt8(ascii: "\n"))
+        guard let data = Self.line(kind, frame: frame, fields) else { return }
         fd.withLock { fd in
             let ok = data.withUnsafeBytes { bytes in writeAll(fd, bytes) }
             if !ok { failureText.withLock { if $0 == nil { $0 = "--events: write failed: \(String(cString: strerror(errno)))" } } }
         }
+    }
+
+    /// One event as its JSON line (with the newline), stamped with the wall clock now: what
+    /// `emit` writes, and what `--on-event` hands its command (`EventHook`).
+    public static func line(_ kind: RunEventKind, frame: Int64, _ fields: [(String, Value)] = []) -> Data? {
+        var object: [String: Value] = ["event": .string(kind.rawValue), "time": .string(WallClockTime.now().iso8601),
+                                       "frame": .int(frame)]
+        for (key, value) in fields { object[key] = value }
+        guard var data = try? encoder().encode(object) else { return nil }
+        data.append(UInt8(ascii: "\n"))
+        return data
     }
 
     /// The first write error, if any (the events stop being complete; the recording goes on).
