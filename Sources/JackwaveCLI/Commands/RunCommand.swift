@@ -22,6 +22,7 @@ public enum RunCommand {
         do throws(UsageError) {
             recordFormat = try checkOutputs(o)
             try checkEvents(o)
+            for warning in try checkStream(o) { Console.say(warning) }
         } catch {
             Console.error(error.message)
             return 2
@@ -127,6 +128,7 @@ public enum RunCommand {
         // the output files.
         var spec: RecordingSpec?
         let takes: TakeSettings?
+        let stream: StreamSettings?
         do throws(UsageError) {
             spec = try o.recordPath.map { path throws(UsageError) in
                 try recordingSpec(o, path: path, format: recordFormat!, channels: inputs.count,
@@ -135,6 +137,7 @@ public enum RunCommand {
             takes = try takeSettings(o, channels: inputs.count, serverRate: sampleRate)
             spec?.alwaysNumbered = o.numbersFiles
             spec?.firstPiece = continuing?.nextPiece ?? 1
+            stream = try streamSettings(o, channels: inputs.count, serverRate: sampleRate)
         } catch {
             Console.error(error.message)
             return .refused(2)
@@ -195,6 +198,7 @@ public enum RunCommand {
             bufferSeconds: o.bufferSeconds, printStart: o.printStart, writerStallMicroseconds: testStall())
         settings.takes = takes
         settings.reconnects = o.reconnect
+        settings.stream = stream
         let run = JackRun(client: client, inputs: inputs, outputs: outputs, recording: recording, plan: plan,
                           levels: levels, settings: settings, loudness: loudness)
         let tone = o.toneFrequency.map {
@@ -268,6 +272,10 @@ public enum RunCommand {
         var spec = RecordingSpec(path: path, format: format, depth: o.depth, channels: channels, inputRate: serverRate,
                                  fileRate: rate, dither: o.dither, splitFrames: split)
         spec.takes = o.armed
+        spec.compression = try usage { () throws(FileChoiceError) in
+            try FileChoice.checkChannels(channels, format: format, path: path)
+            return try o.quality?.settings(for: format, channels: channels, sampleRate: rate)
+        }
         return spec
     }
 

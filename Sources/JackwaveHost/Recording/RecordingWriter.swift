@@ -81,6 +81,9 @@ public final class RecordingWriter: @unchecked Sendable {
     /// The live loudness analysis (`--loudness`), handed a copy of every frame written (at
     /// the server's rate, gaps as silence); it never makes the writer wait. Set before `start`.
     public var loudness: LoudnessFeed?
+    /// The live stream (`--stream`), handed a copy of every frame written, as `loudness` is;
+    /// it never makes the writer wait. Set before `start`.
+    public var stream: StreamFeed?
 
     /// A writer for `pipeline`'s files, fed by `ring` (width = the files' channels) and `drops`.
     public init(pipeline: RecordingPipeline, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
@@ -168,6 +171,7 @@ public final class RecordingWriter: @unchecked Sendable {
         if !pipeline.files.close() && !failed.load(ordering: .relaxed) { recordFailure() }
         framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
         loudness?.inputEnded()
+        stream?.inputEnded()
     }
 
     /// Writes what was in the ring when the pass began, with the gaps announced in it, and
@@ -216,6 +220,8 @@ public final class RecordingWriter: @unchecked Sendable {
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
         loudness?.offer(r.first, count: r.firstCount)
         if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
+        stream?.offer(r.first, count: r.firstCount)
+        if r.secondCount > 0 { stream?.offer(r.second, count: r.secondCount) }
         ring.commitRead(r.count)
         return r.count
     }
@@ -226,6 +232,7 @@ public final class RecordingWriter: @unchecked Sendable {
             let n = Int(min(left, Int64(zeroFrames)))
             guard put(zeros, frames: n) else { return }
             loudness?.offerSilence(n)
+            stream?.offerSilence(n)
             left -= Int64(n)
         }
     }

@@ -55,6 +55,8 @@ public final class JackRun {
     public private(set) var awaitsReconnect = false
     /// Told of frame 0's wall-clock time, on the main thread, once the run has started.
     public var onStart: ((WallClockTime) -> Void)?
+    /// The live stream (`--stream`), fed by the writer: see `JackRun+Stream`.
+    private(set) var stream: Streamer?
 
     /// Builds the engine for registered ports, warmed up, and the writer for `recording`.
     /// The level ring exists only when `levels` consumes it.
@@ -99,6 +101,7 @@ public final class JackRun {
             writer = nil
         }
         attachLoudness()
+        stream = makeStream()
     }
 
     /// Whether this run plays a tone.
@@ -119,6 +122,7 @@ public final class JackRun {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
             writer?.start()
             loudness?.start()
+            stream?.start()
             try client.activate()
             client.nameProcessThread("jackwave-rt")
             onActivated()
@@ -295,6 +299,7 @@ public final class JackRun {
         var code = ending.exitCode
         if let writer { drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
         finishLoudness(ui)
+        finishStream(ui)
         // A write that failed while draining, after the run had ended for another reason.
         var lateWriteFailure: String?
         if let writer, writer.failed.load(ordering: .relaxed) {

@@ -82,6 +82,30 @@ public struct RunOptions: Equatable, Sendable {
     /// cut or continued later (`--split`, `--reconnect`, `--osc`'s split).
     public var numbersFiles: Bool { splitSeconds != nil || reconnect || oscPort != nil }
 
+    // Station logger (issue 25)
+    /// A lossy archive's quality or bit rate (`--quality`), nil for the codec's default.
+    public var quality: CompressionQuality?
+    /// `--stream icecast://…`: the live stream beside the recording.
+    public var stream: StreamTarget?
+    /// `--stream-password-file FILE`: the stream's password (else `JACKWAVE_STREAM_PASSWORD`).
+    public var streamPasswordFile: String?
+    /// The stream's quality or bit rate (`--stream-quality`), nil for the codec's default.
+    public var streamQuality: CompressionQuality?
+    /// `--split-every 1h`: pieces cut on the wall clock (not yet wired into the run).
+    public var splitEvery: ClockPeriod?
+    /// `--name-pattern '%Y-%m-%d/%H%M.flac'`: the pieces' names (not yet wired).
+    public var namePattern: NamePattern?
+    /// `--utc`: the wall clock's pieces and names in UTC rather than local time.
+    public var utc = false
+    /// `--overlap SECONDS`: each piece also holds SECONDS of its neighbours (not yet wired).
+    public var overlapSeconds: Double?
+    /// `--keep 30d` / `--keep-space 50G`: retention of jackwave's own files (not yet wired).
+    public var retention = RetentionLimits()
+    /// `--silence -50dB:30s` and `--clip 3`: the dead-air and clipping alarms (not yet wired).
+    public var alarms = AlarmSettings()
+    /// `--on-event CMD`: run with each alarm's or incident's JSON on stdin (not yet wired).
+    public var onEvent: String?
+
     public init() {}
 
     /// Whether this run plays a tone.

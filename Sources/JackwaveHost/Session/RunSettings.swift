@@ -15,6 +15,8 @@ public struct RunSettings: Sendable {
     /// `--reconnect`: a lost server ends this connection quietly (no error line, no
     /// summary); the caller waits for a server and starts the next.
     public var reconnects = false
+    /// `--stream`: the live stream beside the recording, nil for none.
+    public var stream: StreamSettings?
 
     public init(frameLimit: Int64?, tone: ToneSettings?, bufferSeconds: Double, printStart: Bool,
                 writerStallMicroseconds: UInt32 = 0) {
