@@ -80,6 +80,24 @@ struct StationEndToEndTests {
         #expect(kinds.first == "stream_connected" && kinds.contains("stream_lost") && kinds.last == "stream_connected", "\(kinds)")
     }
 
+    @Test("an Opus or MP3 stream (at a set bit rate) decodes to the tone a listener hears", arguments: [("opus", "96k"), ("mp3", "128k")])
+    func otherCodecs(ext: String, rate: String) throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer()
+        let mount = "/live.\(ext)"
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/\(ext)-archive.wav", "--tone", "1000", "-p", "jackwave:out_1", "-c", "1",
+                                               "--outputs", "1", "--stream", "icecast://source@127.0.0.1:\(icecast.port)\(mount)",
+                                               "--stream-quality", rate],
+                                server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to"), "\(run.stderrSoFar)")
+        try Self.expectTone(try icecast.listen(mount, seconds: 1.2))
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("streamed in 1 connection, "), "\(out.stderr)")
+    }
+
     @Test("bad stream options exit 2 with one line and create no file", arguments: [
         ["--stream", "http://127.0.0.1:8000/live.ogg"], ["--stream", "icecast://127.0.0.1:8000/live.wav"],
         ["--stream", "icecast://127.0.0.1:8000/live.ogg"],                      // no password anywhere
