@@ -18,4 +18,19 @@ int jackwave_name_thread(unsigned long thread, const char *name);
 /// `pthread_self()`, as the integer `jackwave_name_thread` takes.
 unsigned long jackwave_this_thread(void);
 
+/// `pipe2(fds, O_CLOEXEC)`: a pipe whose two ends no process jackwave starts inherits unless
+/// they are handed to it (a hook's stdin). Returns 0 or errno.
+int jackwave_pipe_cloexec(int fds[2]);
+
+/// `statx(dirfd, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME)`: when the file at `path` (relative
+/// to `dirfd`; "" for the open file `dirfd` itself) was made, in nanoseconds since the epoch.
+/// Returns 0, ENOTSUP where the filesystem keeps no birth time, or errno.
+int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds);
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34): the child closes
+/// every descriptor from `lowest` up before it runs, whatever a library opened without
+/// close-on-exec (a hook must hold nothing of jackwave's). Returns 0 or errno.
+#include <spawn.h>
+int jackwave_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 #endif

@@ -19,6 +19,10 @@ public struct RecordingSpec: Sendable, Equatable {
     public var splitFrames: Int64?
     /// How the files are named: one file, numbered pieces, takes, or takes in pieces.
     public var naming: FileNaming
+    /// A lossy codec's quality or bit rate (`--quality`), nil for the codec's default.
+    public var compression: CompressionSettings?
+    /// `--split-every`: pieces cut and named on the wall clock; nil otherwise.
+    public var clock: ClockPlan?
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
                 fileRate: Int, dither: Bool, splitFrames: Int64?, naming: FileNaming? = nil) {

@@ -32,6 +32,7 @@ public final class Session {
         self.frontEnd = frontEnd
         do throws(UsageError) {
             recordFormat = try o.checkOutputs()
+            for warning in try o.checkStream(environment: ProcessInfo.processInfo.environment) { frontEnd.say(warning) }
         } catch {
             throw .usage(error.message)
         }
@@ -64,7 +65,7 @@ public final class Session {
         do throws(SessionError) {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
-                                     remoteLines: remote?.control.lines, display: { [unowned self] names, rate, target in
+                                     remoteLines: remote?.control.lines, clock: RunClock.fromEnvironment(), display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
                                                                   current?.ports.inputs.map(\.connections) ?? []
@@ -118,6 +119,8 @@ public final class Session {
                 return withExtendedLifetime(turn) { close(client, code: code) }
             }
             parts.events?.emit(.serverLost, frame: totals.receivedFrames, [("reason", .string("the JACK server went away"))])
+            // The stream keeps its Icecast connection, with silence, until the server is back.
+            parts.stream?.feed.setServerAway(true)
             frontEnd.say("waiting for a JACK server to come back (\(parts.files?.currentPath ?? "the file") holds everything received; Ctrl-C stops)")
             lostAt = end.endTime ?? WallClockTime.now()
             // The old client's threads have stopped with their server; closing frees it.
@@ -129,6 +132,7 @@ public final class Session {
             }
             client = next
             parts.loudness?.breakStream()
+            parts.stream?.feed.setServerAway(false)
             do throws(SessionError) {
                 guard client.sampleRate == parts.sampleRate else {
                     throw .runtime("the JACK server came back at \(client.sampleRate) Hz, not \(parts.sampleRate) Hz; stopped, since a run has one rate (everything received is in the files)")

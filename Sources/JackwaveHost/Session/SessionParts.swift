@@ -18,6 +18,8 @@ final class SessionParts {
     let messages = MessageQueue()
     let markers = MarkerBook()
     let events: EventLog?
+    /// `--on-event`: the command the events a person acts on are handed to.
+    let eventHook: EventHook?
     let hook: CloseHook?
     let finisher: FileFinisher?
     let observer: RunObserver
@@ -28,6 +30,14 @@ final class SessionParts {
     let loudness: LoudnessFeed?
     let levels: LevelPipeline?
     let tone: ToneSettings?
+    /// `--stream`: the live stream, fed by each connection's writer.
+    let stream: Streamer?
+    /// `--silence`, `--clip`: dead air and clipping, judged by each connection's writer.
+    let alarms: SignalAlarms?
+    /// `--keep`, `--keep-space`: the run's files listed, the oldest deleted.
+    let keeper: FileKeeper?
+    /// The wall clock the connections' start times and the cuts on it are read from.
+    let clock: RunClock
 
     /// Checks what needs the server's rate and the ports (usage errors), then opens the
     /// run's outputs: the first file, the level stream, the events (runtime errors).
@@ -37,8 +47,9 @@ final class SessionParts {
     let lineQueues: [MessageQueue]
 
     init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remoteLines: MessageQueue?,
-         display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
+         clock: RunClock, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
+        self.clock = clock
         let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
         self.sampleRate = sampleRate
         self.period = period
@@ -50,11 +61,19 @@ final class SessionParts {
         }
         let spec: RecordingSpec?
         let takeSettings: TakeSettings?
+        let streamSettings: StreamSettings?
         do throws(UsageError) {
             spec = try o.recordPath.map { path throws(UsageError) in
                 try o.recordingSpec(path: path, format: format!, channels: channels, serverRate: sampleRate, period: period)
             }
             takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
+            streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate,
+                                                  environment: ProcessInfo.processInfo.environment)
+            // Streaming or watching for dead air without a file, the writer's ring is still
+            // the one `--buffer` sets, and must hold as when recording.
+            if spec == nil, o.stream != nil || o.alarms.isOn {
+                try RunOptions.checkBuffer(o.bufferSeconds, channels: channels, serverRate: sampleRate, period: period)
+            }
         } catch {
             throw .usage(error.message)
         }
@@ -79,22 +98,40 @@ final class SessionParts {
         self.takes = takes
 
         // The outputs, now that nothing more can be refused as bad usage.
+        let eventHook = o.onEvent.map { EventHook(command: $0) }
+        self.eventHook = eventHook
         let events: EventLog?
         do throws(EventLogError) {
-            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
+            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path, hook: eventHook) }
+                ?? eventHook.map { EventLog(hook: $0) }
         } catch {
             throw .runtime(error.message)
         }
         self.events = events
-        let hook = o.onClose.map { CloseHook(command: $0, events: events) }
+        // Retention, before the first file: the oldest of earlier runs' files go first.
+        let keeper: FileKeeper?
+        if let path = o.recordPath, o.retention.seconds != nil || o.retention.bytes != nil {
+            do throws(RetentionError) {
+                keeper = try FileKeeper(path: path, limits: o.retention, messages: messages, events: events)
+            } catch {
+                throw .runtime("--keep: \(error.message)")
+            }
+            keeper?.prune(frame: 0)
+        } else {
+            keeper = nil
+        }
+        self.keeper = keeper
+        var ran: (@Sendable (String) -> Void)?
+        if let keeper { ran = { path in keeper.hookRan(path) } }
+        let hook = o.onClose.map { CloseHook(command: $0, events: events, ran: ran) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
         let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, measuresLoudness: o.loudness && $0.naming.isNumbered,
-                                               events: events, hook: hook) }
+                                               events: events, hook: hook, keeper: keeper) }
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
         self.observer = observer
-        files = spec.map { RecordingFiles(spec: $0, observer: observer) }
+        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper) }
         if let files, !files.spec.takes {
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
         }
@@ -121,9 +158,23 @@ final class SessionParts {
         } else {
             levels = nil
         }
-        lineQueues = [messages] + [hook?.messages, finisher?.messages, remoteLines].compactMap { $0 }
+        let ringFrames = spec != nil || streamSettings != nil || o.alarms.isOn ? writerFrames
+            : loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
+        audioRingFrames = ringFrames
+        stream = streamSettings.map { settings in
+            let report = StreamReport(target: settings.target, sampleRate: sampleRate, messages: messages, events: events)
+            return Streamer(target: settings.target, password: settings.password, channels: channels, sampleRate: sampleRate,
+                            writerFrames: ringFrames, compression: settings.compression, events: report.tell)
+        }
+        alarms = o.alarms.isOn && channels > 0 ? SignalAlarms(settings: o.alarms, channels: channels, sampleRate: sampleRate) { [messages] alarm in
+            messages.post(alarm.line(sampleRate: sampleRate))
+            events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.alarms))
+        } : nil
+        lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remoteLines].compactMap { $0 }
+        eventHook?.start()
         hook?.start()
         loudness?.start()
+        stream?.start()
     }
 
     /// Says every line the run's threads have queued, oldest first per queue.
@@ -133,10 +184,8 @@ final class SessionParts {
         }
     }
 
-    /// The audio ring a connection needs: the writer's (`--buffer`) when recording, a short
-    /// one for the loudness analysis alone when only metering, none otherwise.
-    var audioRingFrames: Int {
-        if files != nil { return Int(options.bufferSeconds * Double(sampleRate)) }
-        return loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
-    }
+    /// The audio ring a connection needs: the writer's (`--buffer`) when recording,
+    /// streaming or watching for dead air, a short one for the loudness analysis alone when
+    /// only metering, none otherwise.
+    let audioRingFrames: Int
 }

@@ -23,10 +23,13 @@ public final class CloseHook: @unchecked Sendable {
     /// A year: "until the last command ends", for `WorkerThread.wait`'s bound.
     private static let noBound = 365.0 * 86400
     private let thread = WorkerThread(name: "jackwave-hook")
+    /// Told each path once its command has run (retention keeps the file until then).
+    private let ran: (@Sendable (String) -> Void)?
 
-    public init(command: String, events: EventLog?) {
+    public init(command: String, events: EventLog?, ran: (@Sendable (String) -> Void)? = nil) {
         self.command = command
         self.events = events
+        self.ran = ran
     }
 
     /// Starts the thread.
@@ -51,6 +54,7 @@ public final class CloseHook: @unchecked Sendable {
         while true {
             wake.wait()
             while let (path, frame) = queue.withLock({ $0.paths.isEmpty ? nil : $0.paths.removeFirst() }) {
+                defer { ran?(path) }
                 if let failure = Self.runCommand(command, path: path) {
                     messages.post("--on-close: \(failure) (recording goes on)")
                     events?.emit(.onCloseFailed, frame: frame, [("path", .string(path)), ("reason", .string(failure))])

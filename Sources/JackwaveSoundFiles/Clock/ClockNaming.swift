@@ -1,0 +1,58 @@
+/// How a recording on the wall clock (`--split-every`) names its files: each from the time
+/// of its first frame (a boundary's exact time for a piece cut there), through a
+/// `NamePattern`, under the folder of `--record`'s path.
+///
+/// Without `--name-pattern` the pattern is `--record`'s name with the date and time in it:
+/// `--record /srv/air/air.flac` names `/srv/air/air-20250314-140000.flac`. The pattern's
+/// folders are made as needed, and a name that exists gets a suffix (`ExclusiveFile`): no
+/// file is ever overwritten. Beside it, `FileNaming` still says whether files are taken per
+/// take, and numbers the pictures and companions of numbered runs.
+public struct ClockNaming: Sendable, Equatable {
+    /// The folder the pattern's paths are relative to ("" for the working directory).
+    public let folder: String
+    public let pattern: NamePattern
+    /// The zone the names (and the cuts) follow: UTC (`--utc`), or the local one.
+    public let utc: Bool
+
+    /// Names for `--record path` with `pattern` (nil: the default one).
+    public init(record path: String, pattern: NamePattern?, utc: Bool) {
+        folder = FileNames.directory(path)
+        self.utc = utc
+        if let pattern {
+            self.pattern = pattern
+        } else {
+            let (stem, ext) = FileNames.stemAndExtension(FileNames.lastComponent(path))
+            let escaped = stem.replacingPercent()
+            // A name NamePattern would refuse (it has a sound file's extension, as `--record`
+            // was checked to) cannot arise: the stem is one component, escaped.
+            self.pattern = (try? NamePattern.parse(escaped + "-%Y%m%d-%H%M%S" + ext))
+                ?? (try! NamePattern.parse("%Y%m%d-%H%M%S" + ext))
+        }
+    }
+
+    /// The zone's rules.
+    public var zone: any TimeZoneRules { utc ? UTCRules() : SystemTimeZoneRules() }
+
+    /// The path, relative to `folder`, of a file whose first frame is at `instant`.
+    public func relativePath(for instant: WallClockTime) -> String {
+        pattern.path(for: instant, zone: zone)
+    }
+
+    /// `other` (a picture's path) for the file at `relativePath`: `other`'s stem, the file's
+    /// name without its extension (folders joined with `-`), `other`'s extension:
+    /// `--plot pics/air.png` for `2025-03-14/1400.flac` is `pics/air-2025-03-14-1400.png`.
+    public func companion(_ other: String, relativePath: String) -> String {
+        let (stem, ext) = FileNames.stemAndExtension(other)
+        let name = FileNames.stemAndExtension(relativePath).stem.split(separator: "/").joined(separator: "-")
+        return stem + "-" + name + ext
+    }
+}
+
+extension String {
+    /// `%` written as `%%`, for a literal in a `NamePattern`.
+    func replacingPercent() -> String {
+        var out = ""
+        for c in self { out += c == "%" ? "%%" : String(c) }
+        return out
+    }
+}
