@@ -25,6 +25,16 @@
  *   --transport          SIGUSR1 starts the JACK transport, SIGUSR2 stops it; each time it
  *                        has stopped after rolling, says "rolled N": the frames of the
  *                        cycles in which jack_transport_query said Rolling.
+ *
+ * And for runs far longer than the test (the wall-clock tests' hours):
+ *   --freewheel S,K      on SIGUSR1, puts the server in freewheel mode for S seconds of its
+ *                        audio (from the frame then), each cycle waiting so that the audio
+ *                        runs K times faster than real time, not as fast as the machine
+ *                        can: the recorder's ring (at most 600 s of audio) then holds what
+ *                        its writer has not yet written for 600/K seconds. Then back to real
+ *                        time, so that the recorder ends (and leaves) at real time: jackd 1.9
+ *                        loops on a client that leaves while it freewheels. Says
+ *                        "freewheeled" once back.
  */
 #include <jack/jack.h>
 #include <stdio.h>
@@ -34,6 +44,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <jack/transport.h>
+#include <time.h>
 
 #define MAX_BURSTS 64
 static long long bursts[MAX_BURSTS];
@@ -50,6 +61,34 @@ static unsigned long long rolling_frames;
 static volatile unsigned long long rolled_count;
 static volatile int rolled_rolls;
 static int was_rolling;
+
+/* --freewheel: the seconds of audio and the speed, whether the server freewheels, and
+ * (process thread) when the paced stretch began and the frames since. */
+static double pace, freewheel_seconds;
+static volatile int freewheeling;
+static int paced;
+static struct timespec pace_start;
+static unsigned long long pace_frames;
+static jack_nframes_t sample_rate;
+
+static void on_freewheel(int starting, void *arg) { (void)arg; freewheeling = starting; }
+
+/* While freewheeling, sleeps until the audio so far is due at `pace` times real time. */
+static void keep_pace(jack_nframes_t n) {
+    if (pace <= 0 || !freewheeling) { paced = 0; return; }
+    if (!paced) {
+        paced = 1;
+        pace_frames = 0;
+        clock_gettime(CLOCK_MONOTONIC, &pace_start);
+    }
+    pace_frames += n;
+    double due = (double)pace_frames / sample_rate / pace;
+    struct timespec target = pace_start;
+    target.tv_sec += (time_t)due;
+    target.tv_nsec += (long)((due - (double)(time_t)due) * 1e9);
+    if (target.tv_nsec >= 1000000000L) { target.tv_sec += 1; target.tv_nsec -= 1000000000L; }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, NULL) != 0) {}
+}
 
 static void on_usr1(int sig) { (void)sig; usr1 = 1; }
 static void on_usr2(int sig) { (void)sig; usr2 = 1; }
@@ -103,6 +142,7 @@ static int process(jack_nframes_t n, void *arg) {
         }
     }
     frame += n;
+    keep_pace(n);
     if (quiet_mode && schedule_start >= 0 && !schedule_done) {
         long long total = 0;
         for (int i = 0; i < burst_count; i++) total += bursts[i];
@@ -125,6 +165,11 @@ int main(int argc, char **argv) {
     for (int a = 3; a < argc; a++) {
         if (strcmp(argv[a], "--transport") == 0) {
             transport_mode = 1;
+        } else if (strcmp(argv[a], "--freewheel") == 0 && a + 1 < argc) {
+            if (sscanf(argv[++a], "%lf,%lf", &freewheel_seconds, &pace) != 2 || freewheel_seconds <= 0 || pace <= 0) {
+                fprintf(stderr, "jackwave-testsource: --freewheel takes SECONDS,SPEED\n");
+                return 2;
+            }
         } else if (strcmp(argv[a], "--bursts") == 0 && a + 1 < argc) {
             quiet_mode = 1;
             char *list = argv[++a];
@@ -153,6 +198,8 @@ int main(int argc, char **argv) {
         }
     }
     jack_set_process_callback(client, process, NULL);
+    jack_set_freewheel_callback(client, on_freewheel, NULL);
+    sample_rate = jack_get_sample_rate(client);
     if (jack_activate(client) != 0) {
         fprintf(stderr, "jackwave-testsource: cannot activate\n");
         return 1;
@@ -169,8 +216,23 @@ int main(int argc, char **argv) {
     fflush(stdout);
     unsigned long long reported = 0;
     int said_start = 0, said_done = 0, said_rolls = 0;
+    /* --freewheel: the frame it ends at once started (0: not yet); done once back. */
+    unsigned long long freewheel_end = 0;
+    int freewheel_done = 0;
     for (;;) {
-        usleep(20000);
+        /* Freewheeling, a millisecond is K of audio: look often, to end near its frame. */
+        usleep(freewheel_end && !freewheel_done ? 1000 : 20000);
+        if (pace > 0 && usr1 && !freewheel_end) {
+            usr1 = 0;
+            freewheel_end = frame + (unsigned long long)(freewheel_seconds * sample_rate);
+            jack_set_freewheel(client, 1);
+        }
+        if (freewheel_end && !freewheel_done && frame >= freewheel_end) {
+            freewheel_done = 1;
+            jack_set_freewheel(client, 0);
+            printf("freewheeled\n");
+            fflush(stdout);
+        }
         if (transport_mode && usr1) { usr1 = 0; jack_transport_start(client); }
         if (transport_mode && usr2) { usr2 = 0; jack_transport_stop(client); }
         if (rolled_rolls != said_rolls) {

@@ -133,6 +133,9 @@ final class SessionParts {
         self.observer = observer
         files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper) }
         if let files, !files.spec.takes {
+            // On the wall clock, the first file is named after now: frame 0 comes a moment
+            // later, once the ports are connected.
+            if files.spec.clock != nil { files.setStart(clock.reading(atFrame: 0, sampleRate: sampleRate)) }
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
         }
         if levelsWanted {

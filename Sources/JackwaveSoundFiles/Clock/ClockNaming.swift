@@ -11,13 +11,21 @@ public struct ClockNaming: Sendable, Equatable {
     /// The folder the pattern's paths are relative to ("" for the working directory).
     public let folder: String
     public let pattern: NamePattern
-    /// The zone the names (and the cuts) follow: UTC (`--utc`), or the local one.
-    public let utc: Bool
+    /// The zone the names (and the cuts) follow: UTC (`--utc`), the local one, or (tests) a
+    /// table of transitions; `zoneName` tells them apart for `==`.
+    public let zone: any TimeZoneRules
+    public let zoneName: String
 
-    /// Names for `--record path` with `pattern` (nil: the default one).
+    /// Names for `--record path` with `pattern` (nil: the default one), in UTC or local time.
     public init(record path: String, pattern: NamePattern?, utc: Bool) {
+        self.init(record: path, pattern: pattern, zone: utc ? UTCRules() : SystemTimeZoneRules(), zoneName: utc ? "UTC" : "local")
+    }
+
+    /// Names in `zone` (called `zoneName`).
+    public init(record path: String, pattern: NamePattern?, zone: any TimeZoneRules, zoneName: String) {
         folder = FileNames.directory(path)
-        self.utc = utc
+        self.zone = zone
+        self.zoneName = zoneName
         if let pattern {
             self.pattern = pattern
         } else {
@@ -30,8 +38,9 @@ public struct ClockNaming: Sendable, Equatable {
         }
     }
 
-    /// The zone's rules.
-    public var zone: any TimeZoneRules { utc ? UTCRules() : SystemTimeZoneRules() }
+    public static func == (a: ClockNaming, b: ClockNaming) -> Bool {
+        a.folder == b.folder && a.pattern == b.pattern && a.zoneName == b.zoneName
+    }
 
     /// The path, relative to `folder`, of a file whose first frame is at `instant`.
     public func relativePath(for instant: WallClockTime) -> String {
