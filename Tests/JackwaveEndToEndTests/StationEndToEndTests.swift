@@ -98,6 +98,75 @@ struct StationEndToEndTests {
         #expect(out.stderr.contains("streamed in 1 connection, "), "\(out.stderr)")
     }
 
+    @Test("--stream alone, without a recording: the inputs reach Icecast and decode to the tone")
+    func streamWithoutRecording() throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer()
+        let run = try Run.start(Run.jackwave, ["--tone", "1000", "-p", "jackwave:out_1", "-c", "1", "--outputs", "1", "--no-meter",
+                                               "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.opus"],
+                                server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to"), "\(run.stderrSoFar)")
+        try Self.expectTone(try icecast.listen("/live.opus", seconds: 1.2))
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("streamed in 1 connection, ") && out.stderr.contains("played 1000 Hz"), "\(out.stderr)")
+        #expect(!out.stderr.contains("recorded"), "\(out.stderr)")
+    }
+
+    @Test("armed (--trigger), the stream carries the live feed while no take records, and the takes are the archive")
+    func streamWhileArmed() throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer()
+        let dir = temporaryDirectory()
+        // The tone at -20 dBFS never reaches the -6 dB trigger: armed from start to end.
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/take.wav", "--trigger", "-6dB", "--tone", "1000", "-p", "jackwave:out_1",
+                                               "-c", "1", "--outputs", "1", "--no-meter",
+                                               "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.ogg"],
+                                server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to"), "\(run.stderrSoFar)")
+        try Self.expectTone(try icecast.listen("/live.ogg", seconds: 1.2))
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("no take was recorded") && out.stderr.contains("streamed in 1 connection, "), "\(out.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).isEmpty)
+    }
+
+    @Test("--reconnect: the JACK server restarts, the stream keeps its Icecast connection (silence while away), the archive goes on")
+    func streamAcrossServerRestart() throws {
+        let server = try JackServer()
+        // Icecast drops a source that sends nothing for 2 s; the server stays away longer. No
+        // burst: a listener hears what is streamed from then on, not the seconds before.
+        let icecast = try IcecastServer(sourceTimeout: 2, burst: false)
+        let dir = temporaryDirectory()
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/air.flac", "--reconnect", "--tone", "1000", "-p", "jackwave:out_1",
+                                               "-c", "1", "--outputs", "1", "--no-meter", "--events", dir + "/air.jsonl",
+                                               "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.opus"],
+                                server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to"), "\(run.stderrSoFar)")
+        server.stop()
+        #expect(run.waitForStderr("waiting for a JACK server to come back"), "\(run.stderrSoFar)")
+        // The outage: 3 s, longer than Icecast waits for a silent source.
+        usleep(3_000_000)
+        let again = try JackServer.startAgain(named: server.name)
+        defer { again.signal(SIGTERM); _ = again.finish(timeout: 10) }
+        #expect(run.waitForStderr("the server is back"), "\(run.stderrSoFar)")
+        #expect(waitUntil { Recording.framesSoFar(dir + "/air-002.flac") > 48000 || !run.isRunning }, "\(run.stderrSoFar)")
+        try Self.expectTone(try icecast.listen("/live.opus", seconds: 1.2))
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("streamed in 1 connection, ") && out.stderr.contains("s of silence sent while the JACK server was away"),
+                "\(out.stderr)")
+        let kinds = try EventStream.read(dir + "/air.jsonl").compactMap { $0["event"] as? String }.filter { $0.hasPrefix("stream_") }
+        #expect(kinds == ["stream_connected"], "\(kinds)")
+        #expect(try Recording(dir + "/air-001.flac").frames > 0)
+    }
+
     @Test("bad stream and station options exit 2 with one line and create no file", arguments: [
         ["--stream", "http://127.0.0.1:8000/live.ogg"], ["--stream", "icecast://127.0.0.1:8000/live.wav"],
         ["--stream", "icecast://127.0.0.1:8000/live.ogg"],                      // no password anywhere

@@ -108,7 +108,8 @@ final class SessionParts {
             throw .runtime(error.message)
         }
         self.events = events
-        // Retention, before the first file: the oldest of earlier runs' files go first.
+        // Retention, before the first file: the oldest of earlier runs' files go first (once
+        // the files have counted the numbers that exist, so that no name is used again).
         let keeper: FileKeeper?
         if let path = o.recordPath, o.retention.seconds != nil || o.retention.bytes != nil {
             do throws(RetentionError) {
@@ -116,7 +117,6 @@ final class SessionParts {
             } catch {
                 throw .runtime("--keep: \(error.message)")
             }
-            keeper?.prune(frame: 0)
         } else {
             keeper = nil
         }
@@ -132,6 +132,7 @@ final class SessionParts {
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
         self.observer = observer
         files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper) }
+        keeper?.prune(frame: 0)
         if let files, !files.spec.takes {
             // On the wall clock, the first file is named after now: frame 0 comes a moment
             // later, once the ports are connected.

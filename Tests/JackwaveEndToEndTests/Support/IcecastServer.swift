@@ -10,7 +10,9 @@ final class IcecastServer: @unchecked Sendable {
     let directory: String
     private var process: Run.Running?
 
-    init() throws {
+    /// `sourceTimeout`: seconds Icecast waits for a source that sends nothing before it drops
+    /// it; `burst`: whether a new listener first gets the last 64 KB (older audio) at once.
+    init(sourceTimeout: Int = 10, burst: Bool = true) throws {
         directory = temporaryDirectory()
         port = try Self.freePort()
         let logs = directory + "/log"
@@ -21,8 +23,8 @@ final class IcecastServer: @unchecked Sendable {
         <icecast>
           <location>jackwave test</location><admin>test@localhost</admin>
           <limits><clients>8</clients><sources>2</sources><queue-size>524288</queue-size><client-timeout>30</client-timeout>
-            <header-timeout>15</header-timeout><source-timeout>10</source-timeout><burst-on-connect>1</burst-on-connect>
-            <burst-size>65535</burst-size></limits>
+            <header-timeout>15</header-timeout><source-timeout>\(sourceTimeout)</source-timeout><burst-on-connect>\(burst ? 1 : 0)</burst-on-connect>
+            <burst-size>\(burst ? 65535 : 0)</burst-size></limits>
           <authentication><source-password>\(sourcePassword)</source-password><relay-password>\(sourcePassword)-relay</relay-password>
             <admin-user>admin</admin-user><admin-password>\(sourcePassword)-admin</admin-password></authentication>
           <hostname>127.0.0.1</hostname>
