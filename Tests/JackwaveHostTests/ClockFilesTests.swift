@@ -99,7 +99,7 @@ struct ClockFilesTests {
     @Test("a pattern makes its folders, and a name that exists gets a suffix; the file that was there is kept")
     func patternFoldersAndSuffix() throws {
         try FileManager.default.createDirectory(atPath: dir + "/2025-03-14", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/2025-03-14/1400.wav", contents: Data("someone else's".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/2025-03-14/1400.wav", contents: Data("someone else's".utf8))
         let files = RecordingFiles(spec: try spec("air.wav", pattern: "%Y-%m-%d/%H%M.wav"), observer: nil, keeper: nil)
         files.setStart(WallClockTime(seconds: Self.beforeTwo, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)

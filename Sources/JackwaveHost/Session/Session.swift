@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
 import JackwaveSoundFiles
@@ -121,6 +122,7 @@ public final class Session {
             parts.events?.emit(.serverLost, frame: totals.receivedFrames, [("reason", .string("the JACK server went away"))])
             // The stream keeps its Icecast connection, with silence, until the server is back.
             parts.stream?.feed.setServerAway(true)
+            let lostSince = DispatchTime.now().uptimeNanoseconds
             frontEnd.say("waiting for a JACK server to come back (\(parts.files?.currentPath ?? "the file") holds everything received; Ctrl-C stops)")
             lostAt = end.endTime ?? WallClockTime.now()
             // The old client's threads have stopped with their server; closing frees it.
@@ -133,6 +135,7 @@ public final class Session {
             client = next
             parts.loudness?.breakStream()
             parts.stream?.feed.setServerAway(false)
+            parts.clock.serverWasAway(seconds: Double(DispatchTime.now().uptimeNanoseconds - lostSince) / 1e9)
             do throws(SessionError) {
                 guard client.sampleRate == parts.sampleRate else {
                     throw .runtime("the JACK server came back at \(client.sampleRate) Hz, not \(parts.sampleRate) Hz; stopped, since a run has one rate (everything received is in the files)")

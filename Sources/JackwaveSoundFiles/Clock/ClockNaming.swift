@@ -15,6 +15,9 @@ public struct ClockNaming: Sendable, Equatable {
     /// table of transitions; `zoneName` tells them apart for `==`.
     public let zone: any TimeZoneRules
     public let zoneName: String
+    /// The default pattern's leading stem (`air` for `--record air.flac`), nil with a
+    /// `--name-pattern`: a companion leaves it out rather than repeat it.
+    let defaultStem: String?
 
     /// Names for `--record path` with `pattern` (nil: the default one), in UTC or local time.
     public init(record path: String, pattern: NamePattern?, utc: Bool) {
@@ -26,10 +29,11 @@ public struct ClockNaming: Sendable, Equatable {
         folder = FileNames.directory(path)
         self.zone = zone
         self.zoneName = zoneName
+        let (stem, ext) = FileNames.stemAndExtension(FileNames.lastComponent(path))
+        defaultStem = pattern == nil ? stem : nil
         if let pattern {
             self.pattern = pattern
         } else {
-            let (stem, ext) = FileNames.stemAndExtension(FileNames.lastComponent(path))
             let escaped = stem.replacingPercent()
             // A name NamePattern would refuse (it has a sound file's extension, as `--record`
             // was checked to) cannot arise: the stem is one component, escaped.
@@ -39,7 +43,7 @@ public struct ClockNaming: Sendable, Equatable {
     }
 
     public static func == (a: ClockNaming, b: ClockNaming) -> Bool {
-        a.folder == b.folder && a.pattern == b.pattern && a.zoneName == b.zoneName
+        a.folder == b.folder && a.pattern == b.pattern && a.zoneName == b.zoneName && a.defaultStem == b.defaultStem
     }
 
     /// The path, relative to `folder`, of a file whose first frame is at `instant`.
@@ -47,12 +51,15 @@ public struct ClockNaming: Sendable, Equatable {
         pattern.path(for: instant, zone: zone)
     }
 
-    /// `other` (a picture's path) for the file at `relativePath`: `other`'s stem, the file's
-    /// name without its extension (folders joined with `-`), `other`'s extension:
-    /// `--plot pics/air.png` for `2025-03-14/1400.flac` is `pics/air-2025-03-14-1400.png`.
+    /// `other` (a picture's path) for the file at `relativePath`: `other`'s stem, then the
+    /// file's name without its extension (folders joined with `-`; without a pattern, what
+    /// follows `--record`'s stem), then `other`'s extension: `--plot pics/air.png` for
+    /// `2025-03-14/1400.flac` is `pics/air-2025-03-14-1400.png`, and for `air-20250314-140000.flac`
+    /// `pics/air-20250314-140000.png`.
     public func companion(_ other: String, relativePath: String) -> String {
         let (stem, ext) = FileNames.stemAndExtension(other)
-        let name = FileNames.stemAndExtension(relativePath).stem.split(separator: "/").joined(separator: "-")
+        var name = FileNames.stemAndExtension(relativePath).stem.split(separator: "/").joined(separator: "-")
+        if let defaultStem, name.hasPrefix(defaultStem + "-") { name.removeFirst(defaultStem.count + 1) }
         return stem + "-" + name + ext
     }
 }
