@@ -115,4 +115,20 @@ struct AlarmTests {
         let c = try JSONSerialization.jsonObject(with: clip) as! [String: Any]
         #expect(c["count"] as? Int == 3 && c["inputs"] as? [Int] == [2, 1])
     }
+
+    @Test("the state says how long dead air has lasted and shows the last clipping second for a few seconds, for the meter and OSC")
+    func stateForDisplay() {
+        let (a, _) = alarms(AlarmSettings(silenceLevel: 0.01, silenceSeconds: 1, clipSamples: 1))
+        #expect(a.state.text(now: 0, sampleRate: 1000) == nil)
+        feed(a, frames(500, level: 1), at: 0)
+        feed(a, frames(1500, level: 0), at: 500)
+        let state = a.state
+        #expect(state.silentSince == 500)
+        #expect(state.text(now: 2500, sampleRate: 1000) == "dead air 2.0 s, clipping 1/s")
+        #expect(state.silentSeconds(now: 2500, sampleRate: 1000) == 2)
+        // One clip (a run of full-scale samples is one); its second (0 to 1 s) shows until 4 s.
+        #expect(state.clipsShown(now: 3999, sampleRate: 1000) == 1 && state.clipsShown(now: 4000, sampleRate: 1000) == nil)
+        feed(a, frames(10, level: 0.5), at: 2000)
+        #expect(a.state.silentSince == nil)
+    }
 }

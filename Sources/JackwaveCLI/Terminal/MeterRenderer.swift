@@ -191,7 +191,7 @@ enum MeterRenderer {
             if s.tonePaused { tone += " (paused)" }
             parts.append(tone)
         }
-        if let alarm = s.alarmStatus { parts.append(alarm.uppercased()) }
+        if let alarm = s.alarmStatus { parts.append(alarm) }
         return parts.joined(separator: "  ")
     }
 
