@@ -33,6 +33,9 @@ let package = Package(
         /// libebur128: EBU R 128 / BS.1770 loudness and true peak (`jackwave loudness`).
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"])]),
+        /// FFTW's header only: no pkgConfig, so nothing links libfftw3; JackwaveMeasure dlopens
+        /// it when a measurement is analysed (FFTWLibrary says why FFTW).
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
         /// liblo: Open Sound Control over UDP (`--osc`: remote control).
         .systemLibrary(name: "CLo", path: "Sources/CLo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
@@ -53,6 +56,9 @@ let package = Package(
         /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
         /// same for the live stream and `jackwave levels`. Depends on nothing.
         .target(name: "JackwaveLevelStream"),
+        /// `jackwave measure`'s signals and analysis (sweeps, deconvolution, harmonics, THD+N,
+        /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
+        .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
         /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
         /// (`--loudness`) runs in its own thread here.
@@ -81,6 +87,9 @@ let package = Package(
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
+        /// A JACK client standing for a device under test (delay, gain, biquad, polynomial,
+        /// noise, leak), for the `jackwave measure` end-to-end tests (C, links libjack).
+        .executableTarget(name: "jackwave-testdevice", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
 
@@ -91,6 +100,7 @@ let package = Package(
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
         .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
                                                                "JackwaveLevelStream", "JackwaveLoudness"]),
+        .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveMeasure"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),
