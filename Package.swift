@@ -69,7 +69,8 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "CBuildInfo"]),
+                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "JackwaveMeasure",
+                                                    "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
         /// With the toolchain's lld and `-z pack-relative-relocs` (DT_RELR, glibc ≥ 2.36): the
