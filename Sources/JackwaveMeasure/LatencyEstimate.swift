@@ -64,7 +64,9 @@ public struct LatencyEstimate: Sendable, Equatable {
         var noise = 0.0
         for n in noiseFrames { noise += response[circular: n] * response[circular: n] }
         let rms = (noise / Double(noiseFrames.count)).squareRoot()
-        let snr = rms > 0 ? 20 * log10(abs(response.samples[peak]) / rms) : Double.infinity
+        // Digital silence is no response, however quiet its noise.
+        let height = abs(response.samples[peak])
+        let snr = height == 0 ? -Double.infinity : rms > 0 ? 20 * log10(height / rms) : Double.infinity
         return LatencyEstimate(frames: tau, inverted: sign < 0, peakToNoiseDB: snr)
     }
 }

@@ -40,7 +40,7 @@ public enum MeasurementAnalysis {
             let latency = LatencyEstimate.estimate(own, deconvolver: deconvolver, searchFrames: plan.latencyAllowanceFrames,
                                                    window: responses.window(center: 0), noiseFrames: noiseFrames)
             guard latency.peakToNoiseDB >= responseThresholdDB else {
-                problems.append("no response from output \(c + 1) reached input \(c + 1) within \(plan.settings.maximumLatencySeconds) s (peak \(Int(latency.peakToNoiseDB.rounded())) dB over the noise, \(Int(responseThresholdDB)) dB needed)")
+                problems.append("no response from output \(c + 1) reached input \(c + 1) within \(plan.settings.maximumLatencySeconds) s (\(latency.peakToNoiseDB.isFinite ? "peak \(Int(latency.peakToNoiseDB.rounded())) dB over the noise, \(Int(responseThresholdDB)) dB needed" : "digital silence"))")
                 results.append(ChannelResult(latency: nil, response: [], harmonics: [], thdN: nil, quietTone: nil, impulse: [], impulseStart: 0))
                 centres.append(nil)
                 references.append([])

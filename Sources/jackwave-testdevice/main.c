@@ -25,7 +25,12 @@
  *
  * It runs until killed; "ready" on stdout says its ports exist and it is active. When the
  * server's clock runs on between two of its cycles (PipeWire skips a late client), it says
- * "skipped N" on stdout, N frames in all so far.
+ * "skipped N" on stdout, N frames in all so far. When one or two whole cycles of digital
+ * silence on every input come between cycles that were not silent (PipeWire, loaded, may
+ * run a client without its source's output of a cycle: no signal jackwave measures has such
+ * a gap), it says "gaps N", N such gaps in all so far. Either is also said as "disturbed at
+ * T", T the server's frame time (jack_last_frame_time) of the cycle that noticed it, so that
+ * a test can tell whether it fell within a measurement.
  */
 #include <jack/jack.h>
 #include <math.h>
@@ -64,6 +69,12 @@ static jack_client_t *client;
 static volatile unsigned long long skipped;
 static jack_nframes_t last_end;
 static int have_last;
+static volatile unsigned long long gaps;
+/* The frame time of the cycle that last noticed a skip or a gap (process thread writes). */
+static volatile jack_nframes_t disturbed_at;
+/* Process thread: whether the last cycle carried signal, and the silent cycles since. */
+static int last_loud;
+static int silent_cycles;
 
 static uint64_t splitmix64(uint64_t *state) {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -108,14 +119,29 @@ static void design_fir(double fraction) {
 static int process(jack_nframes_t n, void *arg) {
     (void)arg;
     jack_nframes_t start = jack_last_frame_time(client);
-    if (have_last && start != last_end) skipped += (jack_nframes_t)(start - last_end);
+    if (have_last && start != last_end) {
+        skipped += (jack_nframes_t)(start - last_end);
+        disturbed_at = start;
+    }
     last_end = start + n;
     have_last = 1;
     const float *in[MAX_CHANNELS];
     float *out[MAX_CHANNELS];
+    int silent = 1;
     for (int c = 0; c < channels; c++) {
         in[c] = jack_port_get_buffer(in_ports[c], n);
         out[c] = jack_port_get_buffer(out_ports[c], n);
+        for (jack_nframes_t i = 0; i < n && silent; i++) silent = in[c][i] == 0.0f;
+    }
+    if (silent) {
+        silent_cycles++;
+    } else {
+        if (last_loud && silent_cycles >= 1 && silent_cycles <= 2) {
+            gaps++;
+            disturbed_at = start;
+        }
+        last_loud = 1;
+        silent_cycles = 0;
     }
     for (jack_nframes_t i = 0; i < n; i++) {
         unsigned long long p = position + i;
@@ -243,14 +269,24 @@ int main(int argc, char **argv) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     printf("ready\n");
     fflush(stdout);
-    unsigned long long reported = 0;
+    unsigned long long reported = 0, reported_gaps = 0;
+    jack_nframes_t reported_at = 0;
     for (;;) {
         usleep(20000);
-        unsigned long long now = skipped;
+        unsigned long long now = skipped, now_gaps = gaps;
+        jack_nframes_t at = disturbed_at;
         if (now != reported) {
             printf("skipped %llu\n", now);
-            fflush(stdout);
             reported = now;
         }
+        if (now_gaps != reported_gaps) {
+            printf("gaps %llu\n", now_gaps);
+            reported_gaps = now_gaps;
+        }
+        if (at != reported_at) {
+            printf("disturbed at %u\n", at);
+            reported_at = at;
+        }
+        fflush(stdout);
     }
 }

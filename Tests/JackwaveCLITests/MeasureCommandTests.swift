@@ -77,7 +77,7 @@ struct MeasureCommandTests {
         let result = try MeasurementAnalysis.analyze(programme, plan: plan)
         let latency = (capture: DeclaredLatency(minimum: 256, maximum: 256), playback: DeclaredLatency(minimum: 512, maximum: 512))
         let capture = MeasureCapture(inputs: programme, declared: Array(repeating: latency, count: channels), xruns: 0,
-                                     skippedFrames: 0, attempts: 1, sampleRate: 48000, period: 256)
+                                     skippedFrames: 0, disturbance: nil, attempts: 1, sampleRate: 48000, period: 256)
         let ports = (1...channels).map { MeasureReport.Ports(output: "jackwave:out_\($0)", destination: "dut:in_\($0)",
                                                                source: "dut:out_\($0)", input: "jackwave:in_\($0)") }
         return MeasureReport(result: result, plan: plan, capture: capture, ports: ports, date: WallClockTime(seconds: 1_700_000_000, nanoseconds: 0))

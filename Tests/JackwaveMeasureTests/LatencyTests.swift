@@ -35,4 +35,11 @@ struct LatencyTests {
         #expect(result.channels[0].response.isEmpty)
         #expect(result.problems.count == 1 && result.problems[0].contains("no response from output 1"))
     }
+
+    @Test("digital silence is no response either (not an infinitely clean one)")
+    func digitalSilence() throws {
+        let (_, result) = try Fixture.measure(SimulatedDevice(channels: [.init(gain: 0)]), settings: Fixture.settings(quick: true))
+        #expect(result.channels[0].latency == nil)
+        #expect(result.problems.count == 1 && result.problems[0].contains("digital silence"), "\(result.problems)")
+    }
 }

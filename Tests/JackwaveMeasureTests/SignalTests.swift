@@ -57,3 +57,22 @@ struct SignalTests {
     }
 }
 import Glibc
+
+@Suite("The capture's check for lost cycles")
+struct CaptureCheckTests {
+    @Test("a cycle of digital silence amid a loud signal is found, with its place and length")
+    func lostCycle() {
+        var x = (0..<20_000).map { Float(0.5 * sin(Double($0) * 0.1)) }
+        for n in 4096..<4352 { x[n] = 0 }
+        let found = CaptureCheck.lostCycle(in: [[Float](repeating: 0.1, count: 100), x])
+        #expect(found?.input == 1 && found?.frame == 4096 && found?.frames == 256)
+    }
+
+    @Test("the programme's own silences, its fades and its zero crossings are not lost cycles")
+    func programmeIsClean() {
+        var settings = MeasurementSettings()
+        settings.quick = true
+        settings.maximumLatencySeconds = 0.01
+        #expect(CaptureCheck.lostCycle(in: MeasurementPlan(settings: settings, sampleRate: 48000).programme()) == nil)
+    }
+}

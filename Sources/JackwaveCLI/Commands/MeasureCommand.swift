@@ -75,7 +75,13 @@ enum MeasureCommand {
         let session = MeasureSession(client: client, inputs: wiring.inputs, outputs: wiring.outputs, plan: wiring.plan,
                                      programme: plan.programme())
         let captured: MeasureCapture
-        switch session.capture(say: Console.say) {
+        let validate = { (inputs: [[Float]]) -> String? in
+            CaptureCheck.lostCycle(in: inputs).map { lost in
+                "input \(lost.input + 1) holds \(lost.frames) frames of digital silence at "
+                    + String(printf: "%.3f s", Double(lost.frame) / plan.sampleRate) + " amid the signal (a cycle lost on the way)"
+            }
+        }
+        switch session.capture(validate: validate, say: Console.say) {
         case let .failure(error):
             Console.error(error.message)
             return withExtendedLifetime(session) { RunCommand.close(client, code: 1) }
@@ -120,8 +126,8 @@ enum MeasureCommand {
             Console.error(problem)
             code = 1
         }
-        if report.capture.skippedFrames > 0 {
-            Console.error("the server skipped \(report.capture.skippedFrames) frames in each of \(report.capture.attempts) attempts: the figures are unreliable")
+        if let disturbance = report.capture.disturbance {
+            Console.error("\(disturbance), in each of \(report.capture.attempts) attempts: the figures are unreliable")
             code = 1
         }
         return code

@@ -22,7 +22,8 @@ extension MeasureReport {
         fields.append("\"crosstalk_db\":[" + result.crosstalk.map { row in "[" + row.map { $0.map { number($0, 3) } ?? "null" }.joined(separator: ",") + "]" }
             .joined(separator: ",") + "]")
         fields.append("\"channels\":[" + perChannel.map { "{" + $0.joined(separator: ",") + "}" }.joined(separator: ",") + "]")
-        fields.append("\"disturbances\":{\"attempts\":\(capture.attempts),\"xruns\":\(capture.xruns),\"skipped_frames\":\(capture.skippedFrames)}")
+        fields.append("\"disturbances\":{\"attempts\":\(capture.attempts),\"xruns\":\(capture.xruns),\"skipped_frames\":\(capture.skippedFrames),\"unresolved\":\(capture.disturbance.map(quoted) ?? "null"),"
+                      + "\"start_frame_time\":\(capture.startFrameTime.map(String.init) ?? "null")}")
         fields.append("\"problems\":[" + result.problems.map(quoted).joined(separator: ",") + "]")
         return "{" + fields.joined(separator: ",") + "}\n"
     }

@@ -11,17 +11,24 @@ public struct MeasureCapture: Sendable {
     /// Frames the server ran without jackwave during the kept attempt (0 unless no attempt
     /// was free of them).
     public let skippedFrames: Int
-    /// Attempts made: more than 1 when the server skipped jackwave's cycles.
+    /// What was still wrong with the kept attempt (skipped cycles, a lost cycle), if anything:
+    /// the figures are then unreliable.
+    public let disturbance: String?
+    /// Attempts made: more than 1 when an earlier one was disturbed.
     public let attempts: Int
     public let sampleRate: Int
     public let period: Int
+    /// The server's frame time (`jack_last_frame_time`) of the cycle that played the
+    /// programme's first frame: where the measurement lies on the server's clock.
+    public var startFrameTime: Int?
 
     public init(inputs: [[Float]], declared: [(capture: DeclaredLatency, playback: DeclaredLatency)], xruns: Int,
-                skippedFrames: Int, attempts: Int, sampleRate: Int, period: Int) {
+                skippedFrames: Int, disturbance: String?, attempts: Int, sampleRate: Int, period: Int) {
         self.inputs = inputs
         self.declared = declared
         self.xruns = xruns
         self.skippedFrames = skippedFrames
+        self.disturbance = disturbance
         self.attempts = attempts
         self.sampleRate = sampleRate
         self.period = period

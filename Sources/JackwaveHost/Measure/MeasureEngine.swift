@@ -24,6 +24,9 @@ public final class MeasureEngine: @unchecked Sendable {
     /// Capture frames written so far. Stored `.releasing` by the callback after it wrote a
     /// block's samples, loaded `.acquiring` by the main thread before it reads them.
     let captured = Atomic<Int>(0)
+    /// The server's frame time (`jack_last_frame_time`) of the cycle that played programme
+    /// frame 0, −1 until then; relaxed: one value, read after the run.
+    let startFrameTime = Atomic<Int>(-1)
     let programme: UnsafeMutablePointer<Float>
     let capture: UnsafeMutablePointer<Float>
     let programmeBytes: Int
@@ -83,7 +86,14 @@ public final class MeasureEngine: @unchecked Sendable {
     public func rewind() {
         state.pointee = MeasureState()
         captured.store(0, ordering: .relaxed)
+        startFrameTime.store(-1, ordering: .relaxed)
         signals.finished.store(false, ordering: .relaxed)
+    }
+
+    /// The server's frame time at which programme frame 0 was played, once it has been.
+    public var programmeStartFrameTime: Int? {
+        let t = startFrameTime.load(ordering: .relaxed)
+        return t < 0 ? nil : t
     }
 
     /// Whether the whole programme has been played and captured.
@@ -129,6 +139,7 @@ public final class MeasureEngine: @unchecked Sendable {
             if skipped > 0 && skipped < 60 * 768_000 { signals.skippedFrames.add(skipped, ordering: .relaxed) }
         }
         s.pointee.lastCycleEnd = start &+ frames
+        s.pointee.cycleStart = start
     }
 
     /// The same block over caller-owned buffers (`outputs` and `inputs` of them): for the
@@ -150,6 +161,7 @@ public final class MeasureEngine: @unchecked Sendable {
         }
         let s = state
         let position = s.pointee.position
+        if position == 0 { startFrameTime.store(Int(s.pointee.cycleStart), ordering: .relaxed) }
         let count = Swift.max(0, Swift.min(n, frames - position))
         for o in 0..<outputs {
             let out = outputBuffers[o]

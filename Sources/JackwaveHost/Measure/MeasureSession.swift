@@ -40,8 +40,10 @@ public final class MeasureSession {
     }
 
     /// Plays the programme and captures the inputs, again (up to `attempts` in all) while the
-    /// server skips jackwave's cycles; `say` is told what happens.
-    public func capture(attempts: Int = 3, say: (String) -> Void) -> Result<MeasureCapture, MeasureRunError> {
+    /// server skips jackwave's cycles or `validate` finds something wrong with a capture (it
+    /// returns why); `say` is told what happens.
+    public func capture(attempts: Int = 3, validate: ([[Float]]) -> String? = { _ in nil },
+                        say: (String) -> Void) -> Result<MeasureCapture, MeasureRunError> {
         if !callbackInstalled {
             notifications.install()
             let context = Unmanaged.passUnretained(engine).toOpaque()
@@ -64,14 +66,20 @@ public final class MeasureSession {
             }
             let skipped = signals.skippedFrames.load(ordering: .relaxed)
             let xruns = signals.xruns.load(ordering: .relaxed) - xrunsBefore
-            if skipped > 0 && attempt < attempts {
-                say("the server skipped \(skipped) frames of the measurement (it did not run jackwave for them); measuring again (\(attempt + 1) of \(attempts))")
+            let inputs = engine.capturedSignals()
+            let disturbance = skipped > 0
+                ? "the server skipped \(skipped) frames of the measurement (it did not run jackwave for them)"
+                : validate(inputs)
+            if let disturbance, attempt < attempts {
+                say("\(disturbance); measuring again (\(attempt + 1) of \(attempts))")
                 attempt += 1
                 continue
             }
-            return .success(MeasureCapture(inputs: engine.capturedSignals(), declared: declared, xruns: xruns,
-                                           skippedFrames: skipped, attempts: attempt,
-                                           sampleRate: client.sampleRate, period: client.bufferSize))
+            var capture = MeasureCapture(inputs: inputs, declared: declared, xruns: xruns, skippedFrames: skipped,
+                                         disturbance: disturbance, attempts: attempt,
+                                         sampleRate: client.sampleRate, period: client.bufferSize)
+            capture.startFrameTime = engine.programmeStartFrameTime
+            return .success(capture)
         }
     }
 

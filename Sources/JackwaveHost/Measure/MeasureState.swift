@@ -5,4 +5,6 @@ struct MeasureState {
     var position = 0
     /// The server's frame time just after the last cycle (`jack_last_frame_time` + frames).
     var lastCycleEnd: UInt32?
+    /// This cycle's start by the server's clock (`jack_last_frame_time`), 0 offline.
+    var cycleStart: UInt32 = 0
 }
