@@ -8,7 +8,7 @@ extension MeasureCommand {
 
     static let commandLine = CommandDeclaration<Options>(
         name: "jackwave measure",
-        summary: "jackwave measure: latency, frequency response, distortion, noise and crosstalk of what is wired between jackwave's outputs and inputs.",
+        summary: "jackwave measure: latency, response, distortion, noise and crosstalk from its outputs back to its inputs.",
         usage: [
             "jackwave measure [-c N] [-t PORT]... [-p PORT]... [--quick] [--json FILE|-] [--plot OUT.png|svg]",
         ],
@@ -25,17 +25,17 @@ extension MeasureCommand {
 
     static let ports: [Option] = [
         Option("-c", "--channels", value: "N",
-               help: "output/input pairs to measure (default: as many as -p or -t name, else 2)") { o, s throws(UsageError) in
+               help: "output/input pairs (default: as many as -p or -t name, else 2)") { o, s throws(UsageError) in
             o.channels = try s.integer(in: 1...maximumChannels)
         },
         Option("-t", "--to", value: "PORT", kind: .port,
-               help: "where output N goes (glob, repeatable; default: the first physical",
-               "playback ports, none for a channel that records jackwave's own output)") { o, s throws(UsageError) in
+               help: "where output N goes (repeatable; default: the first physical playback",
+               "ports, none for a channel that records jackwave's own output)") { o, s throws(UsageError) in
             o.toPatterns.append(try s.nonEmptyValue())
         },
         Option("-p", "--port", value: "PORT", kind: .port,
-               help: "what input N records (glob, repeatable; default: the first physical",
-               "capture ports); jackwave:out_N is the direct patch, taken inside the callback") { o, s throws(UsageError) in
+               help: "what input N records (repeatable; default: the first physical capture",
+               "ports); jackwave:out_N is the direct patch, recorded inside jackwave") { o, s throws(UsageError) in
             o.portPatterns.append(try s.nonEmptyValue())
         },
         Option("-n", "--name", value: "NAME", help: "JACK client name (default jackwave)") { o, s throws(UsageError) in

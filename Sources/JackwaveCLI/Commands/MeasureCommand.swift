@@ -11,7 +11,7 @@ import JackwaveSoundFiles
 /// Order, as for a recording: every check that can fail as bad usage (the options, the
 /// output files, the ports, the server's rate) runs before anything is played; the programme
 /// is computed and the engine built before `jack_activate`; the analysis runs after the
-/// client is closed, off the audio thread; the files are written last.
+/// client is deactivated, off the audio thread; the files are written last.
 enum MeasureCommand {
     /// The parsed command line.
     struct Options: Equatable {
@@ -59,13 +59,13 @@ enum MeasureCommand {
             try check(o.settings, sampleRate: client.sampleRate)
         } catch let error as UsageError {
             Console.error(error.message)
-            return RunCommand.close(client, code: 2)
+            return close(client, code: 2)
         } catch let error as JackError {
             Console.error(error.message)
-            return RunCommand.close(client, code: 1)
+            return close(client, code: 1)
         } catch {
             Console.error("\(error)")
-            return RunCommand.close(client, code: 1)
+            return close(client, code: 1)
         }
         o.settings.channels = wiring.channels
         let plan = MeasurementPlan(settings: o.settings, sampleRate: Double(client.sampleRate))
@@ -84,20 +84,22 @@ enum MeasureCommand {
         switch session.capture(validate: validate, say: Console.say) {
         case let .failure(error):
             Console.error(error.message)
-            return withExtendedLifetime(session) { RunCommand.close(client, code: 1) }
+            return withExtendedLifetime(session) { close(client, code: 1) }
         case let .success(capture): captured = capture
         }
-        // The engine stays alive until the client is closed: JACK may call into it until then.
-        let closed = withExtendedLifetime(session) { RunCommand.close(client, code: 0) }
-        let result: MeasurementResult
+        // Deactivated: the analysis and the files come before the client is closed (closing
+        // may hang in libjack, and then jackwave leaves at once); the engine stays alive until
+        // then, as JACK may call into it until `jack_client_close` returns.
+        let code: Int32
         do throws(MeasureError) {
-            result = try MeasurementAnalysis.analyze(captured.inputs, plan: plan)
+            let result = try MeasurementAnalysis.analyze(captured.inputs, plan: plan)
+            let report = MeasureReport(result: result, plan: plan, capture: captured, ports: wiring.ports, date: WallClockTime.now())
+            code = finish(report, o)
         } catch {
             Console.error("measure: \(error.message)")
-            return 1
+            code = 1
         }
-        let report = MeasureReport(result: result, plan: plan, capture: captured, ports: wiring.ports, date: WallClockTime.now())
-        return finish(report, o) == 0 ? closed : 1
+        return withExtendedLifetime(session) { close(client, code: code) }
     }
 
     /// Says and writes the report: the table on stdout (unless the JSON goes there), the
@@ -129,6 +131,16 @@ enum MeasureCommand {
         if let disturbance = report.capture.disturbance {
             Console.error("\(disturbance), in each of \(report.capture.attempts) attempts: the figures are unreliable")
             code = 1
+        }
+        return code
+    }
+
+    /// `jack_client_close` with a watchdog (libjack can hang in it; see `JackClient.close`),
+    /// passing the exit code on; a client that would not close leaves without exit handlers.
+    static func close(_ client: JackClient, code: Int32) -> Int32 {
+        if !client.close(timeout: 2) {
+            Console.say("libjack did not close the client within 2 s; exiting anyway")
+            _exit(code)
         }
         return code
     }
