@@ -72,14 +72,13 @@ let package = Package(
         /// footprint).
         /// `scripts/link-order.txt` (scripts/link-order writes it): the functions a recording runs, placed
         /// together at the front of the code, so that the kernel pages in a few hundred KiB of
-        /// them instead of ~5 MiB of code they are scattered over. Names it no longer finds are
-        /// skipped silently (the list only orders; it never changes what is linked), and
+        /// them instead of ~5 MiB of code they are scattered over. lld warns of a name it no
+        /// longer finds and skips it (the list only orders; it never changes what is linked);
         /// scripts/check-link-order (in scripts/test) fails once more than a tenth are gone.
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-use-ld=lld",
                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
-                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
