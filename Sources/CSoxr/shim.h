@@ -13,7 +13,7 @@
 
 /// Every libsoxr function jackwave calls, once (a Swift call to any other fails to link).
 #define JACKWAVE_SOXR_FUNCTIONS(X) \
-  X(soxr_create) X(soxr_delete) X(soxr_process) X(soxr_quality_spec) X(soxr_version)
+  X(soxr_create) X(soxr_delete) X(soxr_process) X(soxr_quality_spec) X(soxr_version) X(soxr_clear)
 
 /// The functions, one pointer each, typed by libsoxr's own prototypes (`__typeof__`).
 typedef struct jackwave_soxr {

@@ -6,6 +6,8 @@ struct FlatObject {
     /// The loudness columns (`--loudness`): M, S, I, LRA (NaN for `null`) and the true peaks.
     var loudness: [Double?] = Array(repeating: nil, count: FlatObject.loudnessKeys.count)
     var dbtp: [Double]?
+    /// A gap row's seconds (`gap_seconds`), nil on a row of levels.
+    var gapSeconds: Double?
 
     static let loudnessKeys = LevelStreamFormatter.loudnessColumnNames
 
@@ -22,6 +24,7 @@ struct FlatObject {
     /// Stores a scalar under `key` if it is one the reader needs.
     mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ v: Double) {
         if key.elementsEqual("frame".utf8) { frame = v } else if key.elementsEqual("time".utf8) { time = v } else if
+            key.elementsEqual(LevelStreamFormatter.gapColumnName.utf8) { gapSeconds = v } else if
             let k = Self.loudnessKeys.firstIndex(where: { key.elementsEqual($0.utf8) }) { loudness[k] = v }
     }
 

@@ -9,6 +9,9 @@ public struct LevelRow: Equatable, Sendable {
     /// The loudness at the row's end, in a stream with loudness columns (`--loudness`); nil
     /// where the analysis had none (before its first 100 ms, or after it fell behind).
     public var loudness: LoudnessColumns? = nil
+    /// A gap row (`--reconnect`): the wall-clock seconds the server was away before `frame`;
+    /// such a row holds no levels. Nil for a row of levels.
+    public var gapSeconds: Double? = nil
 
     public init(frame: Int64, peaks: [Float]) {
         self.frame = frame
@@ -19,7 +22,8 @@ public struct LevelRow: Equatable, Sendable {
 /// Turns per-block peaks into level-stream rows: one row per block, or one row per fixed
 /// interval of whole frames holding the maximum of the peaks in it.
 ///
-/// Intervals are aligned to frame 0: interval `k` covers frames `k·N ..< (k+1)·N`.
+/// Intervals are aligned to the origin (frame 0): interval `k` covers frames
+/// `origin + k·N ..< origin + (k+1)·N`.
 /// A block's peak is known only for the block as a whole, so a block that straddles an
 /// interval boundary counts in *every* interval it overlaps. That way a row never shows
 /// less than the true peak of its interval (a meter must not hide a peak); it may show
@@ -35,17 +39,21 @@ public struct LevelAggregator {
     /// Frames per interval, or nil for one row per block.
     public let intervalFrames: Int?
 
+    /// Where interval 0 begins.
+    public let origin: Int64
     /// The interval being filled: its index, the running maxima, and whether it is open.
     private var openIndex: Int64 = 0
     private var openPeaks: [Float]
     private var isOpen = false
 
-    /// `intervalFrames` nil or at least 1.
-    public init(channels: Int, intervalFrames: Int?) {
+    /// `intervalFrames` nil or at least 1; intervals counted from frame `origin` (a run's
+    /// frame 0, or where a reconnected run's connection began on its timeline).
+    public init(channels: Int, intervalFrames: Int?, origin: Int64 = 0) {
         precondition(channels > 0)
         precondition(intervalFrames.map { $0 > 0 } ?? true)
         self.channels = channels
         self.intervalFrames = intervalFrames
+        self.origin = origin
         self.openPeaks = Array(repeating: 0, count: channels)
     }
 
@@ -66,8 +74,8 @@ public struct LevelAggregator {
             rows.append(LevelRow(frame: startFrame, peaks: Array(peaks)))
             return
         }
-        let end = startFrame + Int64(frameCount)
-        let first = startFrame / interval
+        let end = startFrame - origin + Int64(frameCount)
+        let first = (startFrame - origin) / interval
         let last = (end - 1) / interval
         if isOpen && openIndex < first { emitOpen(into: &rows) }
         for k in first...last {
@@ -92,7 +100,7 @@ public struct LevelAggregator {
     }
 
     private mutating func emitOpen(into rows: inout [LevelRow]) {
-        rows.append(LevelRow(frame: openIndex * Int64(intervalFrames ?? 1), peaks: openPeaks))
+        rows.append(LevelRow(frame: origin + openIndex * Int64(intervalFrames ?? 1), peaks: openPeaks))
         isOpen = false
     }
 }

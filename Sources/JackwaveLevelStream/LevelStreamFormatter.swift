@@ -23,6 +23,11 @@ public struct LevelStreamFormatter: Sendable {
     public let channelNames: [String]
     /// Armed runs: a `take` column after `time` (CSV) or a `"take"` field (JSON Lines).
     public var takeColumn = false
+    /// Reconnecting runs (`--reconnect`): a `gap_seconds` column after `time` and `take`
+    /// (CSV: 0 on every row of levels); a server gap is a row of its own with the gap's
+    /// wall-clock seconds there and `nan` for every level (JSON Lines:
+    /// `{"frame":F,"time":T,"gap_seconds":G}`). Never invented levels.
+    public var gapColumn = false
     /// Whether rows carry the loudness columns.
     public let loudness: Bool
 
@@ -35,6 +40,8 @@ public struct LevelStreamFormatter: Sendable {
 
     /// The loudness columns' names in a CSV header, before the per-channel `dbtp_<name>`.
     public static let loudnessColumnNames = ["lufs_m", "lufs_s", "lufs_i", "lra"]
+    /// The gap column's name (CSV) and field's (JSON Lines).
+    public static let gapColumnName = "gap_seconds"
     /// The per-channel true-peak columns' prefix (CSV).
     public static let truePeakPrefix = "dbtp_"
 
@@ -42,7 +49,7 @@ public struct LevelStreamFormatter: Sendable {
     public var header: String {
         switch format {
         case .csv:
-            (["frame", "time"] + (takeColumn ? ["take"] : []) + channelNames
+            (["frame", "time"] + (takeColumn ? ["take"] : []) + (gapColumn ? [Self.gapColumnName] : []) + channelNames
              + (loudness ? Self.loudnessColumnNames + channelNames.map { Self.truePeakPrefix + $0 } : []))
                 .map(Self.csvField).joined(separator: ",") + "\n"
         case .jsonl: ""
@@ -52,17 +59,23 @@ public struct LevelStreamFormatter: Sendable {
     /// Appends one row, newline included.
     public func append(_ row: LevelRow, to out: inout String) {
         let time = Self.time(frame: row.frame, sampleRate: sampleRate)
+        let gap = row.gapSeconds.map(Self.milliseconds)
         switch format {
         case .csv:
             out += "\(row.frame),\(time)"
             if takeColumn { out += ",\(row.take ?? 0)" }
+            if gapColumn { out += "," + (gap ?? "0") }
             for p in row.peaks {
                 out += ","
-                out += Self.number(p, json: false)
+                out += Self.number(gap == nil ? p : .nan, json: false)
             }
-            if loudness { appendLoudnessCSV(row.loudness, to: &out) }
+            if loudness { appendLoudnessCSV(gap == nil ? row.loudness : nil, to: &out) }
             out += "\n"
         case .jsonl:
+            if let gap {
+                out += "{\"frame\":\(row.frame),\"time\":\(time),\"\(Self.gapColumnName)\":\(gap)}\n"
+                return
+            }
             out += "{\"frame\":\(row.frame),\"time\":\(time),"
             if takeColumn { out += "\"take\":\(row.take ?? 0)," }
             out += "\"peak\":["
@@ -96,6 +109,13 @@ public struct LevelStreamFormatter: Sendable {
         }
         let digits = String(nanoseconds)
         return "\(seconds)." + String(repeating: "0", count: 9 - digits.count) + digits
+    }
+
+    /// Seconds with three decimals (`4.210`), in integers.
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = Int64((max(0, seconds) * 1000).rounded())
+        let fraction = String(ms % 1000)
+        return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// A peak as text: Swift's shortest round-trip `Float` description (`0.5`, `1.0`,

@@ -8,8 +8,10 @@ extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
     public static func parseCSV(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
         var names: [String]? = nil
-        /// An armed run's stream has a `take` column after `time`: not a channel, skipped.
+        /// An armed run's stream has a `take` column after `time`, a reconnecting run's a
+        /// `gap_seconds` column after that: not channels, skipped (a gap row holds no levels).
         var hasTake = false
+        var hasGap = false
         var rows = LevelStreamTable(channelNames: nil, channelCount: 0)
         var values: [Double] = []
         var fields: [UnsafeBufferPointer<UInt8>] = []
@@ -20,7 +22,8 @@ extension LevelStreamReader {
                     throw LevelStreamReadError("\(path): not a level stream (the first line must be frame,time,<ports…>)")
                 }
                 hasTake = header[2] == "take" && header.count >= 4
-                let columns = try LoudnessHeader(Array(header.dropFirst(hasTake ? 3 : 2)), path: path)
+                hasGap = header.count >= (hasTake ? 5 : 4) && header[hasTake ? 3 : 2] == LevelStreamFormatter.gapColumnName
+                let columns = try LoudnessHeader(Array(header.dropFirst(2 + (hasTake ? 1 : 0) + (hasGap ? 1 : 0))), path: path)
                 names = columns.channelNames
                 rows = LevelStreamTable(channelNames: names, channelCount: columns.channelNames.count,
                                         hasLoudness: columns.hasLoudness)
@@ -30,6 +33,10 @@ extension LevelStreamReader {
             let place = "\(path) line \(number)"
             split(line, into: &fields)
             if hasTake && fields.count > 2 { fields.remove(at: 2) }
+            if hasGap && fields.count > 2 {
+                let gap = TextBytes.number(fields.remove(at: 2)) ?? 0
+                if gap > 0 { return }
+            }
             guard fields.count == width + 2 else {
                 throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(width + 2)")
             }

@@ -18,6 +18,8 @@ extension LevelStreamReader {
             let place = "\(path) line \(number)"
             let row: FlatObject
             if let fast = FlatObject.scan(line) { row = fast } else { row = try foundationRow(line, at: place) }
+            // A server gap (`--reconnect`) holds no levels.
+            if let gap = row.gapSeconds, gap > 0, row.peak == nil { return }
             guard let frame = row.frame, let time = row.time, let peaks = row.peak, !peaks.isEmpty else {
                 throw LevelStreamReadError("\(place): needs \"frame\", \"time\" and a \"peak\" array")
             }
@@ -55,6 +57,7 @@ extension LevelStreamReader {
         var row = FlatObject()
         row.frame = object["frame"]?.number
         row.time = object["time"]?.number
+        row.gapSeconds = object[LevelStreamFormatter.gapColumnName]?.number
         for (k, key) in FlatObject.loudnessKeys.enumerated() {
             guard let value = object[key] else { continue }
             if case .null = value { row.loudness[k] = .nan } else { row.loudness[k] = value.number }

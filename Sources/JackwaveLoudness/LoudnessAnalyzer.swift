@@ -24,7 +24,9 @@ public final class LoudnessAnalyzer {
     static let gatingBlockSteps = 10
     static let shortTermBlockSteps = 100
 
-    public let meter: LoudnessMeter
+    public private(set) var meter: LoudnessMeter
+    /// How the channels count (kept for a fresh meter, `restartFilters`).
+    private let weighting: ChannelWeighting
     /// Frames per step: `sampleRate / 100`, as libebur128 counts a 10-ms window (exact at
     /// 44.1, 48, 88.2, 96 kHz...). At a rate that is not a multiple of 100 Hz (22.05 kHz:
     /// 220 of 220.5 frames) the blocks built of steps fall a few frames short of
@@ -59,6 +61,7 @@ public final class LoudnessAnalyzer {
               let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: .momentary) else { return nil }
         for (c, weight) in weighting.weights.enumerated() where !meter.setWeight(weight, channel: c) { return nil }
         self.meter = meter
+        self.weighting = weighting
         stepFrames = sampleRate / 100
         energies = Array(repeating: 0, count: Self.shortTermSteps)
         truePeakFilter = truePeak ? TruePeakFilter(channels: weighting.weights.count, sampleRate: sampleRate) : nil
@@ -79,6 +82,18 @@ public final class LoudnessAnalyzer {
     /// Each channel's largest true peak (linear) since the last call, and starts anew.
     public func takeRecentTruePeaks() -> [Double] {
         (truePeakFilter?.takeRecent() ?? []).map(Double.init)
+    }
+
+    /// Starts the filters afresh (the K-weighting's and the true peak's), keeping everything
+    /// measured: the audio that follows does not follow what came before (a new connection,
+    /// after a server restart), and a filter ringing across the join would measure a
+    /// discontinuity that no file holds. Loudness windows and blocks go on across it.
+    public func restartFilters() {
+        if let fresh = LoudnessMeter(channels: meter.channels, sampleRate: meter.sampleRate, modes: .momentary),
+           weighting.weights.enumerated().allSatisfy({ fresh.setWeight($0.element, channel: $0.offset) }) {
+            meter = fresh
+        }
+        truePeakFilter?.forgetHistory()
     }
 
     /// Frames still to add before the current 10-ms step ends.

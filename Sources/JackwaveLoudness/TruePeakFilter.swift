@@ -61,6 +61,12 @@ public struct TruePeakFilter {
         samplePeaks = Array(repeating: 0, count: channels)
     }
 
+    /// Forgets the frames before: the next call's audio does not follow them (a new
+    /// connection's, after a server restart), so they must not ring into it. The peaks stay.
+    public mutating func forgetHistory() {
+        for i in 0..<(Self.tapsPerPhase - 1) * width { line[i] = 0 }
+    }
+
     /// The polyphase filter: tap k of phase p is h[p + factor·k] of a Hann-windowed sinc of
     /// `factor · tapsPerPhase` taps; phases beyond `factor` stay zero. Each phase sums to 1.
     static func design(factor: Int) -> [SIMD4<Float>] {

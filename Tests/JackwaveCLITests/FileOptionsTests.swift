@@ -1,3 +1,4 @@
+import JackwaveHost
 import Foundation
 @testable import JackwaveCLI
 import JackwaveSoundFiles
@@ -71,11 +72,6 @@ struct FileOptionsTests {
         #expect(refusal(options) == "\(options[0]) needs --record")
     }
 
-    @Test("--split and --plot exclude each other")
-    func splitPlot() {
-        #expect(refusal(["--record", "x.wav", "--split", "5", "--plot", "x.png"])?.contains("exclude each other") == true)
-    }
-
     @Test("--print-start is accepted with or without a recording")
     func printStart() throws {
         #expect(try RunOptionsParser.parse(["--print-start"]).printStart)
@@ -136,27 +132,30 @@ struct FileOptionsTests {
         #expect(throws: FileChoiceError.self) { try FileChoice.splitFrames(0.0001, rate: 4096) }
     }
 
-    @Test("split pieces are numbered with three digits, then more")
-    func pieceNames() {
-        #expect(SplitNaming.path("take.wav", piece: 1) == "take-001.wav")
-        #expect(SplitNaming.path("dir.x/take.flac", piece: 42) == "dir.x/take-042.flac")
-        #expect(SplitNaming.path("take", piece: 1000) == "take-1000")
-    }
-
-    @Test("a split recording is refused without --force when any numbered piece exists")
-    func existingPieceRefused() throws {
+    @Test("a split recording numbers on after the pieces that exist, with or without --force, and is never refused for them")
+    func existingPiecesNumberedAfter() throws {
         let dir = NSTemporaryDirectory() + "jackwave-fileopts-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Data().write(to: URL(fileURLWithPath: dir + "/take-017.wav"))
         try Data().write(to: URL(fileURLWithPath: dir + "/take-x01.wav"))
-        #expect(SplitNaming.existingPieces(of: dir + "/take.wav") == [dir + "/take-017.wav"])
         let o = try RunOptionsParser.parse(["--record", dir + "/take.wav", "--split", "1"])
-        #expect(throws: UsageError("--record \(dir)/take.wav --split: \(dir)/take-017.wav exists (use --force to overwrite the pieces)")) {
-            try RunCommand.checkOutputs(o)
-        }
+        #expect(try o.checkOutputs()?.name == "wav")
+        #expect(o.fileNaming?.firstNumbers().piece == 18)
         var forced = o
         forced.force = true
-        #expect(try RunCommand.checkOutputs(forced)?.name == "wav")
+        #expect(try forced.checkOutputs()?.name == "wav")
+    }
+
+    @Test("one file that exists is refused without --force")
+    func existingFileRefused() throws {
+        let dir = NSTemporaryDirectory() + "jackwave-fileopts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data().write(to: URL(fileURLWithPath: dir + "/take.wav"))
+        let o = try RunOptionsParser.parse(["--record", dir + "/take.wav"])
+        #expect(throws: UsageError("--record \(dir)/take.wav: file exists (use --force to overwrite it)")) {
+            try o.checkOutputs()
+        }
     }
 }

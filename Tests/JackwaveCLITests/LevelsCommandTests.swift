@@ -1,3 +1,4 @@
+import JackwaveHost
 import Foundation
 @testable import JackwaveCLI
 import JackwaveLevelStream

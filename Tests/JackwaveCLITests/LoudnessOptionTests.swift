@@ -23,14 +23,6 @@ struct LoudnessOptionTests {
         Refusal("a target below -60 LUFS", ["--loudness", "--target", "-80"], "--target: LUFS must be between -60 and 0, not -80"),
         Refusal("a target that is no number", ["--loudness", "--target", "loud"], "--target: 'loud' is not a number"),
         Refusal("a value given to the flag", ["--loudness=yes"], "--loudness takes no value"),
-        Refusal("loudness across reconnects", ["--record", "t.wav", "--loudness", "--reconnect"],
-                "--loudness and --reconnect exclude each other (not yet supported together)"),
-        Refusal("loudness over armed takes", ["--record", "t.wav", "--loudness", "--trigger", "-30dB"],
-                "--loudness and --trigger exclude each other (not yet supported together)"),
-        Refusal("armed takes with remote control", ["--record", "t.wav", "--transport", "--osc", "9000"],
-                "--osc and --transport exclude each other (not yet supported together)"),
-        Refusal("armed takes across reconnects", ["--record", "t.wav", "--trigger", "-30dB", "--reconnect"],
-                "--reconnect and --trigger exclude each other (not yet supported together)"),
     ]
 
     @Test("a bad --target or --loudness is refused with one line", arguments: refusals)

@@ -44,8 +44,6 @@ struct OptionValueTests {
         Refusal("an option that needs another", ["--record", "x.wav", "--volume", "0.5"], "--volume needs --tone"),
         Refusal("an option that needs another", ["--level-interval", "10"], "--level-interval needs --levels"),
         Refusal("options that exclude each other", ["--record", "x.wav", "--manual", "-p", "a"], "--manual and --port exclude each other"),
-        Refusal("options that exclude each other", ["--record", "x.wav", "--split", "5", "--plot", "x.png"],
-                "--plot and --split exclude each other (plot a piece afterwards)"),
         Refusal("an empty range", .plot, ["a.wav", "--start", "2", "--end", "0.5"], "--end 0.5 must be after --start 2"),
         Refusal("--version not alone", ["--tone", "440", "--version"], "--version comes alone: jackwave --version"),
     ]

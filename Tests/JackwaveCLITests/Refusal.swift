@@ -1,4 +1,5 @@
 @testable import JackwaveCLI
+import JackwaveHost
 import Testing
 
 /// A command line one of the commands refuses, and the one line it refuses it with.

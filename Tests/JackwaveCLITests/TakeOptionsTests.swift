@@ -14,8 +14,6 @@ struct TakeOptionsTests {
         Refusal("an option that needs another", ["--record", "x.wav", "--stop-level", "0.1"], "--stop-level needs --trigger"),
         Refusal("options that exclude each other", ["--record", "x.wav", "--trigger", "0.1", "--transport"],
                 "--trigger and --transport exclude each other"),
-        Refusal("options that exclude each other", ["--record", "x.wav", "--transport", "--split", "5"],
-                "--split and --transport exclude each other (each take is its own file)"),
         Refusal("a stop level above the trigger", ["--record", "x.wav", "--trigger", "-30dB", "--stop-level", "-20dB"],
                 "--stop-level must not be above --trigger"),
         Refusal("a pre-roll beyond the parser's bound", ["--record", "x.wav", "--trigger", "0.1", "--pre-roll", "3601"],
@@ -39,7 +37,7 @@ struct TakeOptionsTests {
     @Test("the stop level defaults to 6 dB under the trigger, --stop-after to 2 s")
     func defaults() throws {
         let o = try RunOptionsParser.parse(["--record", "t.wav", "--trigger", "0.2"])
-        let take = try #require(try RunCommand.takeSettings(o, channels: 2, serverRate: 48000))
+        let take = try #require(try o.takeSettings(channels: 2, serverRate: 48000))
         #expect(take.stopLevel == 0.1)
         #expect(take.stopAfterFrames == 96000)
         #expect(take.preRollFrames == 0)
@@ -48,7 +46,7 @@ struct TakeOptionsTests {
     @Test("a pre-roll larger than half the machine's memory is refused, naming the most it could be")
     func preRollBoundedByMemory() throws {
         let o = try RunOptionsParser.parse(["--record", "t.wav", "--trigger", "0.2", "--pre-roll", "3600", "-c", "1024"])
-        #expect(throws: UsageError.self) { try RunCommand.takeSettings(o, channels: 1024, serverRate: 768_000) }
+        #expect(throws: UsageError.self) { try o.takeSettings(channels: 1024, serverRate: 768_000) }
     }
 
     @Test("the status line shows the take state")

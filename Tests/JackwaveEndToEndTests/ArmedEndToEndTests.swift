@@ -118,18 +118,16 @@ struct ArmedEndToEndTests {
         #expect(takeRows.contains { $0.frame > end && $0.frame < firsts[1] && $0.take == 0 })
     }
 
-    @Test("a take never overwrites a file: with --force, takes are numbered after the files that exist")
-    func neverOverwrites() throws {
-        let path = dir + "/kept.wav"
-        try Data("keep me".utf8).write(to: URL(fileURLWithPath: dir + "/kept-001.wav"))
-        let refused = try Run.jackwave(["--record", path, "--trigger", "-30dB", "-c", "1"], server: server.name)
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("kept-001.wav exists"), "\(refused.stderr)")
-        let out = try armedRun(["--record", path, "--force", "--trigger", "-30dB", "--stop-after", "0.1", "--takes", "1"],
+    @Test("a take never overwrites a file: takes are numbered after the files that exist, with or without --force",
+          arguments: [[], ["--force"]])
+    func neverOverwrites(force: [String]) throws {
+        let path = dir + "/kept\(force.count).wav"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: dir + "/kept\(force.count)-001.wav"))
+        let out = try armedRun(["--record", path, "--trigger", "-30dB", "--stop-after", "0.1", "--takes", "1"] + force,
                                bursts: [50 * 256], heard: 4800)
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(try String(contentsOfFile: dir + "/kept-001.wav", encoding: .utf8) == "keep me")
-        #expect(try Recording(dir + "/kept-002.wav").frames > 50 * 256)
+        #expect(try String(contentsOfFile: dir + "/kept\(force.count)-001.wav", encoding: .utf8) == "keep me")
+        #expect(try Recording(dir + "/kept\(force.count)-002.wav").frames > 50 * 256)
     }
 
     @Test("two bursts separated by less silence than --stop-after make one take")

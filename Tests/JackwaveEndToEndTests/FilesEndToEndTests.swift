@@ -133,6 +133,18 @@ struct FilesEndToEndTests {
         #expect(abs(20 * log10(rms / (0.1 / 2.0.squareRoot()))) < 0.5, "RMS \(rms)")
     }
 
+    @Test("a rerun of a split recording numbers on after the pieces that exist and never touches them, with or without --force",
+          arguments: [[], ["--force"]])
+    func rerunNumbersOn(force: [String]) throws {
+        let path = dir + "/again\(force.count).wav"
+        let naming = FileNaming(base: path, scheme: .pieces)
+        for piece in [1, 2] { try Data("earlier".utf8).write(to: URL(fileURLWithPath: naming.path(take: 0, piece: piece))) }
+        let run = try recordTone(path, ["--tone", "997", "--duration", "1.5", "--split", "1"] + force)
+        #expect(run.stderr.contains("again\(force.count)-003.wav … \(dir)/again\(force.count)-004.wav (2 files)"), "\(run.stderr)")
+        for piece in [1, 2] { #expect(try String(contentsOfFile: naming.path(take: 0, piece: piece), encoding: .utf8) == "earlier") }
+        #expect(try [3, 4].map { try Recording(naming.path(take: 0, piece: $0)).frames } == [48000, 24000])
+    }
+
     @Test("--split pieces concatenate to the uninterrupted pattern, each exactly round(N × rate) frames", arguments: ServerKind.allCases)
     func splitIsSampleExact(on kind: ServerKind) throws {
         let server = try kind.start()
@@ -141,9 +153,9 @@ struct FilesEndToEndTests {
         let path = dir + "/take.wav"
         let run = try Run.jackwave(["--record", path, "-p", "src:out_*", "-d", "1", "--split", "0.3"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
-        let pieces = try (1...4).map { try Recording(SplitNaming.path(path, piece: $0)) }
+        let pieces = try (1...4).map { try Recording(FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)) }
         #expect(pieces.map(\.frames) == [14400, 14400, 14400, 4800])
-        #expect(!FileManager.default.fileExists(atPath: SplitNaming.path(path, piece: 5)))
+        #expect(!FileManager.default.fileExists(atPath: FileNaming(base: path, scheme: .pieces).path(take: 0, piece: 5)))
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(run.stderr.contains("take-001.wav … \(dir)/take-004.wav (4 files): 1.000 s, 48000 frames"), "\(run.stderr)")
         // Frame by frame across the cuts, unless PipeWire skipped a cycle and said so (`ServerBreaks`).
@@ -164,7 +176,7 @@ struct FilesEndToEndTests {
     func splitWithRate() throws {
         let path = dir + "/rated.flac"
         _ = try recordTone(path, ["--tone", "997", "-d", "1.2", "--rate", "16000", "--split", "0.5", "--bits", "24"])
-        let pieces = try (1...3).map { try Recording(SplitNaming.path(path, piece: $0)) }
+        let pieces = try (1...3).map { try Recording(FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)) }
         #expect(pieces.map(\.frames) == [8000, 8000, 3200])
         let joined = pieces.flatMap(\.samples)
         let residual = Signal.sineResidual(Array(joined[1600..<17600]), frequency: 997, rate: 16000)
@@ -175,7 +187,7 @@ struct FilesEndToEndTests {
     func splitTimeReferences() throws {
         let path = dir + "/timed.wav"
         _ = try recordTone(path, ["--tone", "440", "-d", "1", "--rate", "8000", "--split", "0.4"])
-        let refs = try (1...3).map { try #require(SoundFile(readingFrom: SplitNaming.path(path, piece: $0)).broadcastInfo).timeReference }
+        let refs = try (1...3).map { try #require(SoundFile(readingFrom: FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)).broadcastInfo).timeReference }
         #expect(refs[1] == refs[0] + 3200 && refs[2] == refs[1] + 3200, "\(refs)")
     }
 
@@ -265,17 +277,6 @@ struct FilesEndToEndTests {
 /// File-option refusals, which happen before jackwave looks for a server.
 @Suite("Files: refusals before anything is touched")
 struct FileRefusalEndToEndTests {
-    @Test("a split recording whose numbered piece exists is refused with exit 2 and creates nothing")
-    func existingPiece() throws {
-        let dir = temporaryDirectory()
-        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir + "/take-002.wav"))
-        let run = try Run.jackwave(["--record", dir + "/take.wav", "--split", "1", "-d", "3"], server: "jw-no-such-server-\(getpid())")
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("take-002.wav exists"), "\(run.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["take-002.wav"])
-        #expect(try String(contentsOfFile: dir + "/take-002.wav", encoding: .utf8) == "keep")
-    }
-
     @Test("bad file options exit 2 with one line and create nothing", arguments: [
         ["--rate", "999"], ["--rate", "44.1"], ["--format", "mp3"], ["--split", "0"], ["--bits", "float", "--format", "flac"],
     ])

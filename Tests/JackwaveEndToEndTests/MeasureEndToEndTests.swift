@@ -139,6 +139,21 @@ struct MeasureEndToEndTests {
             #expect(abs(range - (t["dynamic_range_db"] as! Double)) <= 0.5, "channel \(c + 1) range \(range)")
         }
 
+        // The margins, for the log: how far from its truth each figure came out.
+        var margins = [String(printf: "latency %+.4f (jack_delay %+.4f)", latency - (Self.device.delay + loops * Double(server.period)), latency - peer)]
+        for (c, limit) in [(0, 8_000.0), (1, 20_000.0)] {
+            let measured = channels[c]["response"] as? [[String: Double]] ?? []
+            let expected = perChannel["\(c + 1)"]?["response_db"] as? [Double] ?? []
+            let worst = zip(measured, expected).filter { $0.0["hz"]! <= limit }.map { abs($0.0["db"]! - $0.1) }.max() ?? .nan
+            margins.append(String(printf: "response %d %.4f dB", c + 1, worst))
+        }
+        for curve in harmonics {
+            let order = curve["order"] as? Int ?? 0, expected = expectedHarmonics["\(order)"] ?? []
+            let worst = (curve["points"] as? [[String: Double]] ?? []).map { abs($0["db"]! - expected[fundamentals.firstIndex(of: $0["hz"]!)!]) }.max() ?? .nan
+            margins.append(String(printf: "H%d %.3f dB", order, worst))
+        }
+        print("measure on \(kind.testDescription): " + margins.joined(separator: ", "))
+
         let crosstalk = try #require(report["crosstalk_db"] as? [[Any]])
         let expectedCrosstalk = try #require((truth["crosstalk"] as? [String: Double])?["1-2"])
         let oneToTwo = try #require(crosstalk[0][1] as? Double), twoToOne = try #require(crosstalk[1][0] as? Double)

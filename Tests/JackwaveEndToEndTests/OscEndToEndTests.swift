@@ -88,7 +88,7 @@ struct OscEndToEndTests {
                 "\(lines)")
     }
 
-    @Test("/jackwave/status replies to the sender with state, file, frames, xruns and dropped frames")
+    @Test("/jackwave/status replies to the sender with state, file, frames, xruns, dropped frames and take")
     func statusReplies() throws {
         let port = Self.freshPort()
         let path = dir + "/status.wav"
@@ -105,13 +105,14 @@ struct OscEndToEndTests {
         let reply = replies.withLock { $0.first }
         #expect(reply?.0 == "/jackwave/status")
         let arguments = reply?.1 ?? []
-        #expect(arguments.count == 5)
-        guard arguments.count == 5 else { return }
+        #expect(arguments.count == 6)
+        guard arguments.count == 6 else { return }
         #expect(arguments[0] == .string("recording"))
         #expect(arguments[1] == .string(file))
         if case let .int(frames) = arguments[2] { #expect(frames > 24000) } else { Issue.record("frames: \(arguments[2])") }
         if case let .int(xruns) = arguments[3] { #expect(xruns >= 0) } else { Issue.record("xruns: \(arguments[3])") }
         #expect(arguments[4] == .int(0))
+        #expect(arguments[5] == .int(0), "not armed: no take")
     }
 
     @Test("after /jackwave/tone/frequency the status line shows it, and the arrow keys go on from it",

@@ -6,22 +6,6 @@ import Testing
 struct ReconnectEndToEndTests {
     let dir = temporaryDirectory()
 
-    /// jackd started again under `name`, as the fixture starts it; returns once clients
-    /// see its ports. A server killed before it leaves its slot in JACK's server list,
-    /// which a server of the same name reclaims as it starts.
-    static func restart(_ name: String) throws -> Run.Running {
-        let process = try Run.start("/usr/bin/jackd", ["-n", name, "-S", "-d", "dummy", "-r", "48000", "-p", "256",
-                                                       "-C", "2", "-P", "2"], server: nil)
-        let up = waitUntil(timeout: 30, interval: 0.1) {
-            (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5))?.stdout.contains("system:capture_1") == true
-        }
-        guard up else {
-            process.signal(SIGKILL)
-            throw TestFailure("jackd -n \(name) did not come back within 30 s")
-        }
-        return process
-    }
-
     @Test("two server restarts in one run leave three exact files, a truthful event stream, and exit 0 on Ctrl-C")
     func twoRestarts() throws {
         let first = try JackServer()
@@ -38,7 +22,7 @@ struct ReconnectEndToEndTests {
         // (SIGKILL: the server vanishes without a word).
         try take.restartTwice(stop: { restart in
             if restart == 1 { first.stop() } else { take.servers[0].signal(SIGKILL); _ = take.servers[0].finish(timeout: 10) }
-        }, restart: { try Self.restart(name) }, startSource: { try first.startTestSource(channels: 2) })
+        }, restart: { try JackServer.startAgain(named: name) }, startSource: { try first.startTestSource(channels: 2) })
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
@@ -75,22 +59,6 @@ struct ReconnectEndToEndTests {
         #expect(lines.last?["frame"] as? Int == ends.last)
     }
 
-    /// PipeWire started again in `server`'s runtime directory, at its rate and quantum;
-    /// returns once a JACK client reaches it.
-    static func restart(_ server: PipeWireServer) throws -> Run.Running {
-        let process = try Run.start("/usr/bin/pipewire", [], server: nil, environment: ["XDG_RUNTIME_DIR": server.runtimeDirectory])
-        let up = waitUntil(timeout: 30) {
-            server.setting("clock.force-rate", "48000") && server.setting("clock.force-quantum", "256")
-        } && waitUntil(timeout: 30) {
-            (try? Run.tool("/usr/bin/jack_lsp", [], server: server.name, timeout: 10).status) == 0
-        }
-        guard up else {
-            process.signal(SIGKILL)
-            throw TestFailure("PipeWire did not come back within 30 s: \(process.stderrSoFar)")
-        }
-        return process
-    }
-
     @Test("on PipeWire too, two server crashes in one run leave three valid files holding what arrived, and exit 0")
     func twoRestartsOnPipeWire() throws {
         let first = try PipeWireServer()
@@ -105,7 +73,7 @@ struct ReconnectEndToEndTests {
         // PipeWire's libjack says nothing when its server dies: jackwave notices the silence.
         try take.restartTwice(stop: { restart in
             if restart == 1 { first.crash() } else { take.servers[0].signal(SIGKILL); _ = take.servers[0].finish(timeout: 10) }
-        }, restart: { try Self.restart(first) }, startSource: { try first.startTestSource(channels: 2) })
+        }, restart: { try PipeWireServer.startAgain(first) }, startSource: { try first.startTestSource(channels: 2) })
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")

@@ -106,8 +106,8 @@ struct EngineDropTests {
                                  inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil)
         let e = engine()
         let messages = MessageQueue()
-        let writer = RecordingWriter(pipeline: try RecordingPipeline(spec: spec), ring: e.engine.audioRing!,
-                                     drops: e.engine.dropRing, messages: messages)
+        let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec), ring: e.engine.audioRing!,
+                                     drops: e.engine.dropRing, inputRate: 48000, messages: messages, loudness: nil, takes: nil)
         for _ in 0..<6 { e.cycle() }       // 0..<256 in the ring, 256..<384 dropped
         writer.start()
         // The writer empties the ring; wait for that (bounded), as the callback would not.

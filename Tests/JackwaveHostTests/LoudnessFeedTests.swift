@@ -19,9 +19,8 @@ private func sine(frames: Int, dBFS: Double, rate: Int = 48000) -> [Float] {
 struct LoudnessFeedTests {
     /// Offers `samples` in writer-sized pieces to a started feed, ends its input and waits.
     func fed(_ samples: [Float], piece: Int = 9600) throws -> LoudnessFeed {
-        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
-        feed.keepsReadings = true
-        feed.acceptOffers(writerFrames: 48000, messages: MessageQueue())
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000, writerFrames: 48000, keepsReadings: true,
+                                             messages: MessageQueue()))
         feed.start()
         samples.withUnsafeBufferPointer { p in
             var f = 0
@@ -66,9 +65,8 @@ struct LoudnessFeedTests {
 
     @Test("silence the writer put in a gap is measured as silence, on the same timeline")
     func silenceOffered() throws {
-        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
-        feed.keepsReadings = true
-        feed.acceptOffers(writerFrames: 48000, messages: MessageQueue())
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000, writerFrames: 48000, keepsReadings: true,
+                                             messages: MessageQueue()))
         feed.start()
         feed.offerSilence(9600)
         feed.inputEnded()
@@ -81,8 +79,9 @@ struct LoudnessFeedTests {
     @Test("an offer that does not fit stops the analysis at once with one line, and the offer does not wait")
     func fallsBehind() throws {
         let messages = MessageQueue()
-        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
-        feed.acceptOffers(writerFrames: 48000, messages: messages)   // the thread is not started: nothing drains
+        // The thread is not started: nothing drains.
+        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000, writerFrames: 48000, keepsReadings: false,
+                                             messages: messages))
         let second = sine(frames: 48000, dBFS: -20)
         second.withUnsafeBufferPointer { p in
             // 6 s into a ring of 4 s rounded up to a power of two (262144 frames, 5.46 s).
@@ -92,23 +91,32 @@ struct LoudnessFeedTests {
         #expect(messages.drain() == ["loudness analysis fell behind at 5.000 s and stopped (the recording goes on; loudness columns are empty from there)"])
     }
 
-    @Test("when only metering, a drop in the engine's ring stops the analysis and says when")
-    func engineDropStops() throws {
-        let messages = MessageQueue()
-        let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000))
-        let ring = SPSCRing<Float>(minimumCapacity: 96000, width: 2)
-        let drops = SPSCRing<DropEvent>(minimumCapacity: 4, width: 1)
-        feed.consume(ring, drops: drops, messages: messages)
-        let samples = sine(frames: 4800, dBFS: -20)
-        _ = samples.withUnsafeBufferPointer { ring.write($0) }
-        let slot = drops.writableRegions(upTo: 1)
-        slot.first.pointee = DropEvent(atFrame: 4800, count: 256)
-        drops.commitWrite(1)
-        feed.start()
-        feed.inputEnded()
-        #expect(feed.wait(timeout: 30))
-        #expect(feed.hasStopped)
-        #expect(messages.drain() == ["loudness analysis fell behind at 0.100 s and stopped (the recording goes on; loudness columns are empty from there)"])
-        #expect(ring.readableCount == 0)   // the ring is still emptied, so the callback never drops for it again
+    @Test("a break between connections starts the filters afresh: each connection's true peak is its own, as its files'")
+    func breakStartsFiltersAfresh() throws {
+        // A -20 dBFS sine cut at its positive peak, then one that starts at its negative peak.
+        let a = 0.1
+        let first = (0..<24000).flatMap { i -> [Float] in let v = Float(a * cos(2 * .pi * 1000 * Double(i) / 48000)); return [v, v] }
+        let second = (0..<24000).flatMap { i -> [Float] in let v = Float(-a * cos(2 * .pi * 1000 * Double(i) / 48000)); return [v, v] }
+        func peak(breaking: Bool) throws -> Double {
+            let feed = try #require(LoudnessFeed(channels: 2, sampleRate: 48000, writerFrames: 48000, keepsReadings: false,
+                                                 messages: MessageQueue()))
+            feed.start()
+            first.withUnsafeBufferPointer { feed.offer($0.baseAddress!, count: first.count / 2) }
+            if breaking { feed.breakStream() }
+            second.withUnsafeBufferPointer { feed.offer($0.baseAddress!, count: second.count / 2) }
+            feed.inputEnded()
+            #expect(feed.wait(timeout: 30))
+            return Double(try #require(feed.latest).columns.truePeaks[0])
+        }
+        // Each part measured alone, from silence, as a file of it would be.
+        func alone(_ samples: [Float]) throws -> Double {
+            let analyzer = try #require(LoudnessAnalyzer(sampleRate: 48000, weighting: ChannelWeighting(channels: 2, positions: nil)))
+            samples.withUnsafeBufferPointer { analyzer.add($0.baseAddress!, count: samples.count / 2) }
+            return Double(Float(LoudnessSummary.decibels(analyzer.truePeak(channel: 0))))
+        }
+        let separate = max(try alone(first), try alone(second))
+        #expect(try peak(breaking: true) == separate)
+        let joined = try peak(breaking: false)
+        #expect(joined > separate + 0.5, "the join would ring without the break: \(joined) against \(separate)")
     }
 }

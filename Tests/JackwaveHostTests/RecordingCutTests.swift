@@ -1,5 +1,5 @@
 import Foundation
-import JackwaveHost
+@testable import JackwaveHost
 import JackwaveSoundFiles
 import Synchronization
 import Testing
@@ -32,44 +32,42 @@ struct RecordingCutTests {
         return buffer.map { Int(($0 * 1_000_000).rounded()) }
     }
 
-    /// Records what the files tell their observer.
+    /// Records what the files tell their observer: opened at (timeline frame), closed with
+    /// (frames, end frame, ok).
     final class Log: RecordingFilesObserver, @unchecked Sendable {
         let lines = Mutex<[String]>([])
-        func fileStarted(path: String, atFileFrame frame: Int64) {
-            lines.withLock { $0.append("open \(URL(fileURLWithPath: path).lastPathComponent) \(frame)") }
+        func fileStarted(_ file: RecordedFile) {
+            lines.withLock { $0.append("open \(URL(fileURLWithPath: file.path).lastPathComponent) \(file.firstFrame)") }
         }
-        func fileClosed(path: String, frames: Int64, endFileFrame: Int64, ok: Bool) {
-            lines.withLock { $0.append("close \(URL(fileURLWithPath: path).lastPathComponent) \(frames) \(endFileFrame) \(ok)") }
+        func fileClosed(_ file: RecordedFile) {
+            lines.withLock { $0.append("close \(URL(fileURLWithPath: file.path).lastPathComponent) \(file.frames) \(file.endFrame) \(file.ok)") }
         }
     }
 
-    func numberedSpec(_ name: String, split: Int64? = nil) -> RecordingSpec {
-        var spec = RecordingSpec(path: dir + "/" + name, format: SoundFormat.named("wav")!, depth: .float, channels: 1,
-                                 inputRate: 48000, fileRate: 48000, dither: false, splitFrames: split)
-        spec.alwaysNumbered = true
-        return spec
+    func numberedSpec(_ name: String, split: Int64? = nil, armed: Bool = false) -> RecordingSpec {
+        RecordingSpec(path: dir + "/" + name, format: SoundFormat.named("wav")!, depth: .float, channels: 1,
+                      inputRate: 48000, fileRate: 48000, dither: false, splitFrames: split,
+                      naming: FileNaming(base: dir + "/" + name, armed: armed, cut: true))
     }
 
     @Test("a cut inside a write starts the next numbered file at exactly that frame")
     func cutInsideAWrite() throws {
-        let files = try RecordingFiles(spec: numberedSpec("cut.wav"))
         let log = Log()
-        files.observer = log
-        files.cutRequest.store(1000, ordering: .relaxed)
+        let files = RecordingFiles(spec: numberedSpec("cut.wav"), observer: log)
+        files.requestCut(atStreamFrame: 1000)
         write(files, from: 0, count: 2500, block: 256)
         #expect(files.close())
         #expect(try frames(dir + "/cut-001.wav") == Array(0..<1000))
         #expect(try frames(dir + "/cut-002.wav") == Array(1000..<2500))
         #expect(log.lines.withLock { $0 } == ["open cut-001.wav 0", "close cut-001.wav 1000 1000 true",
                                              "open cut-002.wav 1000", "close cut-002.wav 1500 2500 true"])
-        #expect(files.cutRequest.load(ordering: .relaxed) == -1)
     }
 
     @Test("a cut at a frame already written cuts at the next frame written, losing and repeating nothing")
     func lateCut() throws {
-        let files = try RecordingFiles(spec: numberedSpec("late.wav"))
+        let files = RecordingFiles(spec: numberedSpec("late.wav"), observer: nil)
         write(files, from: 0, count: 700, block: 700)
-        files.cutRequest.store(500, ordering: .relaxed)
+        files.requestCut(atStreamFrame: 500)
         write(files, from: 700, count: 300, block: 300)
         #expect(files.close())
         #expect(try frames(dir + "/late-001.wav") == Array(0..<700))
@@ -78,8 +76,8 @@ struct RecordingCutTests {
 
     @Test("after a cut, --split's next piece comes a whole split length later")
     func cutThenSplit() throws {
-        let files = try RecordingFiles(spec: numberedSpec("both.wav", split: 1000))
-        files.cutRequest.store(300, ordering: .relaxed)
+        let files = RecordingFiles(spec: numberedSpec("both.wav", split: 1000), observer: nil)
+        files.requestCut(atStreamFrame: 300)
         write(files, from: 0, count: 1500, block: 128)
         #expect(files.close())
         #expect(try frames(dir + "/both-001.wav") == Array(0..<300))
@@ -87,13 +85,35 @@ struct RecordingCutTests {
         #expect(try frames(dir + "/both-003.wav") == Array(1300..<1500))
     }
 
-    @Test("--reconnect's numbering starts at the piece it is given")
-    func firstPiece() throws {
-        var spec = numberedSpec("again.wav")
-        spec.firstPiece = 4
-        let files = try RecordingFiles(spec: spec)
+    @Test("numbered files go on after the highest number that exists, never over an earlier file")
+    func numbersOnAfterExistingFiles() throws {
+        for name in ["again-001.wav", "again-003.wav", "again-x.wav", "again-0002.txt"] {
+            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("keep".utf8))
+        }
+        let files = RecordingFiles(spec: numberedSpec("again.wav"), observer: nil)
         write(files, from: 0, count: 10, block: 10)
         #expect(files.close())
-        #expect(files.paths == [dir + "/again-004.wav"])
+        #expect(files.files.first == dir + "/again-004.wav" && files.files.count == 1)
+        #expect(try String(contentsOfFile: dir + "/again-001.wav", encoding: .utf8) == "keep")
+    }
+
+    @Test("a take cut by a split goes on in its next piece: take-001-001, take-001-002, then take 2 from piece 1")
+    func takePieces() throws {
+        let log = Log()
+        let files = RecordingFiles(spec: numberedSpec("t.wav", split: 100, armed: true), observer: log)
+        files.beginSegment(atStreamFrame: 1000)
+        #expect(files.startTake() == 1)
+        write(files, from: 0, count: 150, block: 64)
+        #expect(files.endTake())
+        files.beginSegment(atStreamFrame: 5000)
+        #expect(files.startTake() == 2)
+        write(files, from: 150, count: 10, block: 10)
+        #expect(files.endTake())
+        #expect(try frames(dir + "/t-001-001.wav") == Array(0..<100))
+        #expect(try frames(dir + "/t-001-002.wav") == Array(100..<150))
+        #expect(try frames(dir + "/t-002-001.wav") == Array(150..<160))
+        #expect(log.lines.withLock { $0 } == ["open t-001-001.wav 1000", "close t-001-001.wav 100 1100 true",
+                                             "open t-001-002.wav 1100", "close t-001-002.wav 50 1150 true",
+                                             "open t-002-001.wav 5000", "close t-002-001.wav 10 5010 true"])
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import JackwaveHost
+@testable import JackwaveHost
 import JackwaveSoundFiles
 import Testing
 
@@ -109,10 +109,12 @@ struct RecordingPipelineTests {
     func exactLength() throws {
         let spec = RecordingSpec(path: dir + "/len.wav", format: SoundFormat.named("wav")!, depth: .float, channels: 2,
                                  inputRate: 48000, fileRate: 44100, dither: true, splitFrames: nil)
-        let pipeline = try RecordingPipeline(spec: spec)
+        let pipeline = try RecordingPipeline.opened(spec)
+        #expect(pipeline.beginSegment(atStreamFrame: 0))
         let block = [Float](repeating: 0.25, count: 2 * 1001)
         for _ in 0..<97 { #expect(block.withUnsafeBufferPointer { pipeline.push($0.baseAddress!, count: 1001) }) }
-        #expect(pipeline.finish())
+        #expect(pipeline.finishSegment())
+        #expect(pipeline.files.endSegment())
         let expected = (97 * 1001 * 44100 + 24000) / 48000   // 89207.04 → 89207
         #expect(try SoundFile(readingFrom: spec.path).frames == Int64(expected))
     }

@@ -8,7 +8,7 @@ struct RunObserverTests {
     /// An observer writing its events to a fresh file; the file's path.
     static func observer() throws -> (RunObserver, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString).jsonl").path
-        return (RunObserver(events: try EventLog(path: path), hook: nil), path)
+        return (RunObserver(events: try EventLog(path: path), markers: MarkerBook()), path)
     }
 
     /// The events written so far, one object per line.
@@ -26,7 +26,7 @@ struct RunObserverTests {
         signals.xruns.add(2, ordering: .relaxed)
         signals.droppedFrames.add(480, ordering: .relaxed)
         signals.skippedFrames.add(1024, ordering: .relaxed)
-        observer.poll(signals, messages: MessageQueue())
+        observer.poll(signals)
         let lines = try Self.lines(path)
         #expect(lines.map { $0["event"] as? String } == ["xrun", "dropped", "skipped"])
         #expect(lines[0]["count"] as? Int == 2)
@@ -40,10 +40,10 @@ struct RunObserverTests {
         let (observer, path) = try Self.observer()
         let signals = EngineSignals()
         signals.skippedFrames.add(256, ordering: .relaxed)
-        observer.poll(signals, messages: MessageQueue())
-        observer.poll(signals, messages: MessageQueue())
+        observer.poll(signals)
+        observer.poll(signals)
         signals.skippedFrames.add(512, ordering: .relaxed)
-        observer.poll(signals, messages: MessageQueue())
+        observer.poll(signals)
         let lines = try Self.lines(path)
         #expect(lines.map { $0["event"] as? String } == ["skipped", "skipped"])
         #expect(lines.map { $0["frames"] as? Int } == [256, 512])
@@ -54,13 +54,12 @@ struct RunObserverTests {
         let (observer, path) = try Self.observer()
         let first = EngineSignals()
         first.xruns.add(3, ordering: .relaxed)
-        observer.poll(first, messages: MessageQueue())
-        observer.resetCounters()
-        observer.frameBase.store(480000, ordering: .relaxed)
+        observer.poll(first)
+        observer.beginConnection(timelineBase: 480000)
         let second = EngineSignals()
         second.streamFrames.store(1000, ordering: .relaxed)
         second.xruns.add(1, ordering: .relaxed)
-        observer.poll(second, messages: MessageQueue())
+        observer.poll(second)
         let lines = try Self.lines(path)
         #expect(lines.map { $0["count"] as? Int } == [3, 1])
         #expect(lines.last?["frame"] as? Int == 481000)

@@ -16,14 +16,16 @@ struct TakeControllerTests {
     /// elsewhere, each sample its own frame index / 1e6 above the level so that frames can
     /// be told apart; returns the takes.
     func run(_ loud: [Bool], period: Int = 64, preRoll: Int, stopAfter: Int64) throws -> [TakeSummary] {
-        var spec = RecordingSpec(path: dir + "/t.wav", format: SoundFormat.named("wav")!, depth: .float, channels: 1,
-                                 inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil)
-        spec.takes = true
-        let pipeline = try RecordingPipeline(spec: spec)
+        let path = dir + "/t.wav"
+        let spec = RecordingSpec(path: path, format: SoundFormat.named("wav")!, depth: .float, channels: 1,
+                                 inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil,
+                                 naming: FileNaming(base: path, armed: true, cut: false))
+        let ledger = TakeLedger(maximumTakes: nil)
+        let pipeline = try RecordingPipeline.opened(spec, observer: LedgerFeed(ledger))
         let blocks = SPSCRing<BlockRecord>(minimumCapacity: loud.count + 1, width: 1)
         let takes = TakeController(settings: TakeSettings(start: .level(0.25), stopLevel: 0.125, preRollFrames: preRoll,
                                                           stopAfterFrames: stopAfter, maximumTakes: nil),
-                                   pipeline: pipeline, blocks: blocks)
+                                   pipeline: pipeline, blocks: blocks, ledger: ledger, timelineBase: 0, onTrigger: nil)
         var samples: [Float] = []
         for (b, isLoud) in loud.enumerated() {
             let start = b * period
@@ -39,9 +41,20 @@ struct TakeControllerTests {
             #expect(samples.withUnsafeBufferPointer { takes.push($0.baseAddress! + at, count: n) })
             at += n
         }
-        takes.finish()
-        pipeline.finish()
-        return takes.takes
+        #expect(takes.finish())
+        if ledger.openTake != nil {
+            pipeline.files.endTake()
+            ledger.ended(at: nil)
+        }
+        return ledger.takes.list
+    }
+
+    /// Hands each finalized file to the ledger, as the run's observer does.
+    final class LedgerFeed: RecordingFilesObserver, @unchecked Sendable {
+        let ledger: TakeLedger
+        init(_ ledger: TakeLedger) { self.ledger = ledger }
+        func fileStarted(_ file: RecordedFile) {}
+        func fileClosed(_ file: RecordedFile) { ledger.add(file) }
     }
 
     @Test("a loud block starting right where a take would end continues it")
@@ -59,7 +72,7 @@ struct TakeControllerTests {
         #expect(takes[0].firstFrame == 3 * 64 - 192 && takes[0].frames == 192 + 64 + 10)
         // Take 1 ended at frame 266: take 2's pre-roll starts there, 118 frames before its block.
         #expect(takes[1].firstFrame == 266 && takes[1].frames == 118 + 64 + 10)
-        let second = try SoundFile(readingFrom: takes[1].path)
+        let second = try SoundFile(readingFrom: try #require(takes[1].files.first))
         var first: Float = 0
         _ = second.read(into: &first, count: 1)
         let quiet: Float = 0.001, frame: Float = 266

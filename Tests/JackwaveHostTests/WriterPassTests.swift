@@ -15,10 +15,11 @@ struct WriterPassTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spec = RecordingSpec(path: dir + "/w.wav", format: SoundFormat.named("wav")!, depth: .float, channels: channels,
                                  inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil)
-        let writer = RecordingWriter(pipeline: try RecordingPipeline(spec: spec),
+        let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec),
                                      ring: SPSCRing<Float>(minimumCapacity: ringFrames, width: channels),
-                                     drops: SPSCRing<DropEvent>(minimumCapacity: 4, width: 1), messages: MessageQueue())
-        defer { writer.pipeline.files.close() }
+                                     drops: SPSCRing<DropEvent>(minimumCapacity: 4, width: 1), inputRate: 48000,
+                                     messages: MessageQueue(), loudness: nil, takes: nil)
+        defer { writer.pipeline?.files.close() }
         return (writer.pollInterval, writer.ring.capacity)
     }
 

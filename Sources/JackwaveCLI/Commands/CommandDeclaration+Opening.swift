@@ -1,3 +1,5 @@
+import JackwaveHost
+
 /// What a subcommand's command line came to: options to run with, or the exit status
 /// already decided (the help was shown, or the line was refused).
 enum CommandOpening<Options> {

@@ -1,3 +1,5 @@
+import JackwaveHost
+
 /// The `jackwave` command: dispatches to the main command or a subcommand.
 public enum Jackwave {
     public static let version = "0.1.0"

@@ -1,3 +1,4 @@
+import JackwaveHost
 import JackwaveDSP
 import JackwaveLevelStream
 import JackwaveSoundFiles

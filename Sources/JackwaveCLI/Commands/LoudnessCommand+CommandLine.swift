@@ -1,3 +1,5 @@
+import JackwaveHost
+
 extension LoudnessCommand {
     /// One of `loudness`' options.
     typealias Option = OptionDeclaration<Options>

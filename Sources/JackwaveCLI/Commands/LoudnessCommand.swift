@@ -1,3 +1,4 @@
+import JackwaveHost
 import JackwaveLoudness
 import JackwaveSoundFiles
 

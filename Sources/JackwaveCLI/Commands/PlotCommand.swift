@@ -1,3 +1,4 @@
+import JackwaveHost
 import JackwavePlot
 
 /// `jackwave plot FILE -o OUT`: draws a recording or a level stream to a PNG or SVG.

@@ -17,7 +17,8 @@ extension ManPage {
     ]
 
     static let files: [(term: String, meaning: String)] = [
-        ("FILE-001.wav, FILE-002.wav, ...", "The pieces of a recording made with --split."),
+        ("FILE-001.wav, FILE-002.wav, ...", "The pieces of a recording that may be cut (--split, --reconnect, --osc), or the takes of an armed one (--trigger, --transport); numbered on after the files that exist, never over them."),
+        ("FILE-003-001.wav, FILE-003-002.wav, ...", "The pieces of take 3 of an armed recording that may be cut."),
         ("/dev/shm", "Where JACK's shared memory lives; jackwave maps the server's, like every client."),
     ]
 

@@ -1,3 +1,5 @@
+import JackwaveHost
+
 /// A command's positional argument (`FILE`): its help, and what it does to the options
 /// (which also refuses a second one, in the command's own words).
 struct ArgumentDeclaration<Options>: Sendable {

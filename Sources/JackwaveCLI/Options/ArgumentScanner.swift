@@ -1,3 +1,5 @@
+import JackwaveHost
+
 /// Walks `argv` one option at a time: `--name value`, `--name=value`, `-x value`, `-xvalue`.
 ///
 /// Small on purpose: jackwave cannot fetch swift-argument-parser, and its grammar is flat.

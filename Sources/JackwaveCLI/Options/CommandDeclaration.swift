@@ -1,3 +1,5 @@
+import JackwaveHost
+
 /// A command's whole command line as data: what it is for, its usage, its positional
 /// argument, its options in help sections. Its parser, its `--help` (`HelpText`), the man page
 /// (`ManPage`) and the shell completions (`ShellCompletion`) are all read from it.

@@ -22,9 +22,9 @@ public final class JackNotifications: @unchecked Sendable {
     private let connectionEvents = Mutex<[(jack_port_id_t, jack_port_id_t, Bool)]>([])
     /// Told, on the main thread, of every connection made or broken between two of this
     /// client's own ports (full names), before it is reported.
-    public var ownConnectionChanged: ((_ from: String, _ to: String, _ connected: Bool) -> Void)?
+    private let ownConnectionChanged: (_ from: String, _ to: String, _ connected: Bool) -> Void
     /// Told, on the main thread, of every connection reported (`--events`).
-    public var connectionReported: ((_ from: String, _ to: String, _ connected: Bool) -> Void)?
+    private let connectionReported: (_ from: String, _ to: String, _ connected: Bool) -> Void
     /// Set before deactivation: connections are then no longer queued (relaxed: a lone flag).
     private let quieted = Atomic<Bool>(false)
     /// The server's shutdown reason, copied by the shutdown callback before it stores
@@ -32,8 +32,14 @@ public final class JackNotifications: @unchecked Sendable {
     private let shutdownReason: UnsafeMutablePointer<CChar>
     private static let shutdownReasonCapacity = 256  // the callback copies at most 255 bytes
 
-    public init(client: JackClient, signals: EngineSignals, messages: MessageQueue) {
+    /// Notifications of `client` into `signals` and `messages`; the two closures are told of
+    /// connections, on the main thread, as `reportConnections` names them.
+    public init(client: JackClient, signals: EngineSignals, messages: MessageQueue,
+                ownConnectionChanged: @escaping (_ from: String, _ to: String, _ connected: Bool) -> Void,
+                connectionReported: @escaping (_ from: String, _ to: String, _ connected: Bool) -> Void) {
         self.client = client
+        self.ownConnectionChanged = ownConnectionChanged
+        self.connectionReported = connectionReported
         self.signals = signals
         self.messages = messages
         self.initialSampleRate = client.sampleRate
@@ -84,8 +90,8 @@ public final class JackNotifications: @unchecked Sendable {
         let events = connectionEvents.withLock { e in defer { e.removeAll() }; return e }
         for (a, b, connected) in events where client.isMine(portID: a) || client.isMine(portID: b) {
             guard let from = client.portName(id: a), let to = client.portName(id: b) else { continue }
-            if client.isMine(portID: a) && client.isMine(portID: b) { ownConnectionChanged?(from, to, connected) }
-            connectionReported?(from, to, connected)
+            if client.isMine(portID: a) && client.isMine(portID: b) { ownConnectionChanged(from, to, connected) }
+            connectionReported(from, to, connected)
             messages.post(connected ? "connected \(from) -> \(to)" : "disconnected \(from) -> \(to)")
         }
     }

@@ -14,7 +14,12 @@ struct LevelGapTracker {
     /// Blocks reported lost so far.
     private(set) var reportedBlocks = 0
 
-    init(sampleRate: Int) { self.sampleRate = sampleRate }
+    /// A tracker whose first block should start at `from` (a connection's first frame on the
+    /// run's timeline).
+    init(sampleRate: Int, from: Int64 = 0) {
+        self.sampleRate = sampleRate
+        expectedFrame = from
+    }
 
     /// Checks one block; returns the line to show if blocks are missing before it.
     mutating func check(startFrame: Int64, frameCount: Int) -> String? {

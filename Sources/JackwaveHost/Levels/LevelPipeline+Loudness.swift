@@ -9,14 +9,6 @@ extension LevelPipeline {
     /// would otherwise hold the stream back with it.
     static let loudnessHoldSeconds = 10
 
-    /// Called when `loudness` is set: readings are queued for this pipeline from now on.
-    func startLoudness() {
-        guard let loudness else { return }
-        loudness.keepsReadings = true
-        joiner = stream == nil ? nil : LoudnessRowJoiner(readingFrames: loudness.readingFrames,
-                                                         holdLimitFrames: Self.loudnessHoldSeconds * loudness.sampleRate)
-    }
-
     /// Records where the rows from `first` on end: at the interval's end, or the block's.
     func noteEnds(from first: Int, blockEnd: Int64) {
         guard loudness != nil else { return }
@@ -44,13 +36,12 @@ extension LevelPipeline {
     }
 
     /// The end of a run with loudness, once the analysis has ended (or been given up on):
-    /// writes the rows still held, with the last reading, and closes the stream.
-    public func finishLoudness() {
+    /// writes the rows still held, with the last reading.
+    func finishLoudness() {
         guard let loudness else { return }
         // Given up on: the readings still to come would race with the close.
         if !loudness.hasStopped { pollLoudness() }
         joiner?.close()
         writeRows()
-        if let stream, failure == nil { failure = stream.close() }
     }
 }

@@ -1,64 +1,92 @@
 import JackwaveDSP
 import JackwaveLevelStream
 
-/// The main thread's consumer of the level ring: feeds the `--levels` stream and the live
-/// display (the terminal's meter) from the same blocks, and reports lost blocks.
+/// The main thread's consumer of the level ring, for the whole run: feeds the `--levels`
+/// stream and the live display (the terminal's meter) from the same blocks, and reports lost
+/// blocks.
+///
+/// Blocks are placed on the run's timeline (frames received since the run's frame 0, across
+/// reconnects): each connection's blocks come with that connection's place on it. A
+/// reconnect leaves a gap row in the stream (`LevelRow.gapSeconds`: the wall-clock time the
+/// server was away), never invented levels, and the next connection's rows go on from where
+/// the last one's frames ended, their intervals counted from there.
 ///
 /// Each `drain` takes every block the callback has published, formats the rows they
-/// complete and writes them with one `write(2)`; each `tick` lets the meter draw a frame
-/// if one is due. Main thread only.
+/// complete and writes them with one `write(2)`; each `tick` lets the meter draw a frame if
+/// one is due. Main thread only.
 public final class LevelPipeline {
     /// The stream's write failure, once there is one (the run then stops with exit 1).
     public internal(set) var failure: String?
     private let sampleRate: Int
     private let channels: Int
     let stream: LevelStreamWriter?
+    private let intervalFrames: Int?
     var aggregator: LevelAggregator
     let display: LevelDisplay?
     private var gaps: LevelGapTracker
     var rows: [LevelRow] = []
     private var peaks: [Float]
-    private var closed = false
-    /// Armed: the take logic that says which take each row belongs to. Rows wait (in
-    /// `pending`) until the writer has decided their frames, a pass or so; the meter does not.
-    public var takes: TakeController?
+    /// Armed: which take each row belongs to. Rows wait (in `pending`) until the writer has
+    /// decided their frames, a pass or so; the meter does not.
+    let takes: TakeLedger?
     private var pending: [(start: Int64, frames: Int, peaks: [Float])] = []
-    /// The live loudness analysis whose readings join the rows and the display
-    /// (`--loudness`); set before the run. See `LevelPipeline+Loudness`.
-    public var loudness: LoudnessFeed? {
-        didSet { startLoudness() }
-    }
+    /// The live loudness analysis whose readings join the rows and the display (`--loudness`).
+    /// See `LevelPipeline+Loudness`.
+    let loudness: LoudnessFeed?
     /// Rows waiting for their loudness, and where each row of `rows` ends.
     var joiner: LoudnessRowJoiner?
     var rowEnds: [Int64] = []
     /// The end of the latest block, the last row's end at the close.
     private var lastBlockEnd: Int64 = 0
+    private var closed = false
 
     /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
     /// block, or one per `intervalFrames`), blocks for `display`. At least one of them.
+    /// With `loudness`, its readings go to the display and onto the rows; with `takes`, rows
+    /// are labelled with their take.
     public init(channels: Int, sampleRate: Int, stream: LevelStreamWriter?, intervalFrames: Int?,
-                display: LevelDisplay?) {
+                display: LevelDisplay?, loudness: LoudnessFeed?, takes: TakeLedger?) {
         precondition(channels > 0 && (stream != nil || display != nil))
         self.sampleRate = sampleRate
         self.channels = channels
         peaks = Array(repeating: 0, count: channels)
+        self.intervalFrames = intervalFrames
         aggregator = LevelAggregator(channels: channels, intervalFrames: intervalFrames)
         gaps = LevelGapTracker(sampleRate: sampleRate)
         self.stream = stream
         self.display = display
+        self.loudness = loudness
+        self.takes = takes
+        if let loudness, stream != nil {
+            joiner = LoudnessRowJoiner(readingFrames: loudness.readingFrames,
+                                       holdLimitFrames: Self.loudnessHoldSeconds * loudness.sampleRate)
+        }
     }
 
-    /// Takes every block the callback has published; returns a failure message if the
-    /// stream could not be written.
+    /// A connection after the first begins at `timelineBase`, after the server was away for
+    /// `gapSeconds` (wall clock): a gap row, and rows counted afresh from there.
+    func beginConnection(timelineBase: Int64, gapSeconds: Double) {
+        aggregator = LevelAggregator(channels: channels, intervalFrames: intervalFrames, origin: timelineBase)
+        gaps = LevelGapTracker(sampleRate: sampleRate, from: timelineBase)
+        guard stream != nil else { return }
+        var gap = LevelRow(frame: timelineBase, peaks: peaks)
+        gap.gapSeconds = gapSeconds
+        rows.append(gap)
+        noteEnds(from: rows.count - 1, blockEnd: timelineBase)
+        writeRows()
+    }
+
+    /// Takes every block `engine`'s callback has published (its frames from `timelineBase`
+    /// on the run's timeline); returns a failure message if the stream could not be written.
     /// `report` gets a line for each run of lost blocks.
-    func drain(_ engine: RealtimeEngine, report: (String) -> Void) -> String? {
+    func drain(_ engine: RealtimeEngine, timelineBase: Int64, report: (String) -> Void) -> String? {
         guard let ring = engine.levelRing, !closed else { return failure }
         let regions = ring.readableRegions()
         var lostLines: [String] = []
         for (base, count) in [(regions.first, regions.firstCount), (regions.second, regions.secondCount)] {
             for slot in 0..<count {
                 let records = base + slot * ring.width
-                let start = records[0].startFrame
+                let start = timelineBase + records[0].startFrame
                 let frames = Int(records[0].frameCount)
                 for c in 0..<channels { peaks[c] = records[c].peak }
                 if let lost = gaps.check(startFrame: start, frameCount: frames) { lostLines.append(lost) }
@@ -74,7 +102,7 @@ public final class LevelPipeline {
             }
         }
         ring.commitRead(regions.count)
-        releaseDecided(upTo: takes.map { Int64($0.decidedFrames.load(ordering: .acquiring)) })
+        releaseDecided(upTo: takes.map { $0.decidedFrames.load(ordering: .acquiring) })
         pollLoudness()
         writeRows()
         for line in lostLines { report(line) }
@@ -86,14 +114,13 @@ public final class LevelPipeline {
         display?.tick(status: status)
     }
 
-    /// The last drain, after the callback has stopped: writes the last partial interval,
-    /// reports blocks lost at the end, closes the stream and restores the terminal.
-    func drainAndClose(_ engine: RealtimeEngine, report: (String) -> Void) {
+    /// The connection's last drain, after its callback and its writer have stopped: writes its
+    /// last partial interval and reports blocks lost at its end. The stream stays open.
+    func endConnection(_ engine: RealtimeEngine, timelineBase: Int64, report: (String) -> Void) {
         guard !closed else { return }
-        _ = drain(engine, report: report)
-        closed = true
+        _ = drain(engine, timelineBase: timelineBase, report: report)
         if stream != nil {
-            // The writer may still be deciding the last pass: those rows take what it knows.
+            // Every frame of the connection is decided now: those rows take what it knows.
             releaseDecided(upTo: .max)
             let before = rows.count
             aggregator.finish(into: &rows)
@@ -104,9 +131,16 @@ public final class LevelPipeline {
         if let lost = gaps.close(droppedBlocks: engine.signals.droppedLevelBlocks.load(ordering: .relaxed)) {
             report(lost)
         }
-        // With loudness, the stream stays open for the rows still waiting for theirs
-        // (`finishLoudness`, once the analysis has ended).
-        if let stream, failure == nil, loudness == nil { failure = stream.close() }
+    }
+
+    /// The end of the run, once the loudness analysis has ended (or been given up on):
+    /// writes the rows still waiting for their loudness, closes the stream and leaves the
+    /// display as a terminal expects it.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        finishLoudness()
+        if let stream, failure == nil { failure = stream.close() }
         display?.close()
     }
 
@@ -127,7 +161,9 @@ public final class LevelPipeline {
 
     private func labelTakes() {
         guard let takes else { return }
-        for i in rows.indices where rows[i].take == nil { rows[i].take = takes.take(atFrame: rows[i].frame) }
+        for i in rows.indices where rows[i].take == nil && rows[i].gapSeconds == nil {
+            rows[i].take = takes.take(atFrame: rows[i].frame)
+        }
     }
 
     func writeRows() {

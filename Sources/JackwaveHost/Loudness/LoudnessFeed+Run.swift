@@ -2,12 +2,6 @@ import FoundationEssentials
 import Glibc
 
 extension LoudnessFeed {
-    /// The engine's audio ring a run needs when it only meters: `meterRingSeconds` for the
-    /// analysis to consume, or none without one.
-    public static func meterRingFrames(_ feed: LoudnessFeed?, sampleRate: Int) -> Int {
-        feed == nil ? 0 : Int(meterRingSeconds * Double(sampleRate))
-    }
-
     /// The run's loudness in one line, for the summary: `loudness: I -23.0 LUFS, LRA 2.1 LU,
     /// max momentary -20.1, max short-term -22.0 LUFS, true peak -1.2 dBTP`; nil if the
     /// analysis fell behind (its figures would leave audio out) or measured nothing.

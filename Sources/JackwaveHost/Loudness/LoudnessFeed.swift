@@ -7,19 +7,16 @@ import JackwaveLoudness
 import Synchronization
 
 /// The live loudness analysis (`--loudness`): one `LoudnessAnalyzer` (libebur128) in a
-/// thread of its own, never the realtime callback, reporting 10 times a second.
+/// thread of its own, never the realtime callback, reporting 10 times a second, for the
+/// whole run: across reconnects it measures what each connection received, one after the
+/// other, on the run's timeline.
 ///
-/// Its frames come one of two ways, chosen before `start`:
-/// - **recording** (`acceptOffers`): the writer, after each write, copies what it wrote
-///   into this feed's own ring (`offer`, `offerSilence`). It never waits: if the ring is
-///   full the analysis has fallen behind, and it stops and says so, while the recording
-///   goes on untouched.
-/// - **metering only** (`consume`): the thread is the consumer of the engine's audio ring,
-///   as the writer would be. If the callback finds that ring full (a drop event), the
-///   analysis has fallen behind: it stops and says so, and goes on emptying the ring.
-///
-/// Stopping rather than skipping keeps every reading true: after a gap the integrated
-/// loudness would silently leave audio out.
+/// Its frames are offered by the writer thread of each connection in turn (`offer`,
+/// `offerSilence`), which copies what it took into this feed's own ring after each pass, and
+/// never waits: if the ring is full the analysis has fallen behind, and it stops and says
+/// so, while the recording goes on untouched. (When only metering, the writer drains the
+/// audio ring for this feed alone.) Stopping rather than skipping keeps every reading true:
+/// after a gap the integrated loudness would silently leave audio out.
 public final class LoudnessFeed: @unchecked Sendable {
     /// Readings per second of audio: BS.1770's momentary maximum needs at least 10.
     public static let readingsPerSecond = 10
@@ -28,7 +25,8 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// ring in one pass, and that must fit (the analysis is not behind then, the writer was).
     /// Otherwise a pass is 0.1–0.2 s and the analysis runs many times faster than real time.
     public static let offerSeconds = 4.0
-    /// The engine ring when only metering, in seconds: the same reasoning, locked memory.
+    /// The engine's audio ring when only metering, in seconds: what the writer drains for
+    /// this feed alone (locked memory, so no more than a few seconds).
     public static let meterRingSeconds = 2.0
     /// Sleep between passes when there is nothing to do, µs: a reading every 100 ms needs
     /// passes at least that often; 50 ms keeps the meter's loudness at most ~0.15 s late.
@@ -39,13 +37,16 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// Frames between readings: `sampleRate / readingsPerSecond`.
     public let readingFrames: Int
     private let analyzer: LoudnessAnalyzer
-    /// Where "fell behind" is said; set with the source, before `start`.
-    private var messages: MessageQueue?
+    /// Where "fell behind" is said.
+    private let messages: MessageQueue
 
-    /// Where the frames wait: our own ring (offers) or the engine's. Set before `start`.
-    private var ring: SPSCRing<Float>?
-    /// The engine's drop events, when consuming its ring.
-    private var drops: SPSCRing<DropEvent>?
+    /// Where the offered frames wait for the analysis.
+    private let ring: SPSCRing<Float>
+    /// Where a connection's frames begin, in frames offered (`breakStream`): the main thread
+    /// produces them between two connections' writers, the analysis thread consumes them.
+    private let breaks = SPSCRing<Int64>(minimumCapacity: 16, width: 1)
+    /// The next break the analysis thread has taken from `breaks`, if any.
+    private var nextBreak: Int64?
 
     /// Producer side (the writer thread): frames offered so far, and whether an offer was
     /// refused (then every later one is, too).
@@ -65,9 +66,9 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// Readings not yet taken, when someone takes them (`keepsReadings`), and the latest.
     private let pending = Mutex<[LoudnessReading]>([])
     private let newest = Mutex<LoudnessReading?>(nil)
-    /// Whether readings are queued for `takeReadings` (a level pipeline takes them); if not,
+    /// Whether readings are queued for `takeReadings` (a level stream takes them); if not,
     /// only the latest is kept.
-    public var keepsReadings = false
+    public let keepsReadings: Bool
 
     /// Analysis thread state: frames measured, and where the next reading falls.
     private var analyzed: Int64 = 0
@@ -79,31 +80,22 @@ public final class LoudnessFeed: @unchecked Sendable {
 
     /// An analysis of `channels` inputs at `sampleRate`, each weighted 1.0 (a JACK
     /// recorder's inputs are separate sources, as `ChannelWeighting` assumes for a file that
-    /// names no positions); nil if libebur128 refuses them.
-    public init?(channels: Int, sampleRate: Int) {
+    /// names no positions), offered frames by writers whose own rings hold `writerFrames`;
+    /// every reading queued for `takeReadings` when `keepsReadings`. Nil if libebur128
+    /// refuses the channels or the rate.
+    public init?(channels: Int, sampleRate: Int, writerFrames: Int, keepsReadings: Bool, messages: MessageQueue) {
         let weighting = ChannelWeighting(channels: channels, positions: nil)
         guard sampleRate >= Self.readingsPerSecond,
               let analyzer = LoudnessAnalyzer(sampleRate: sampleRate, weighting: weighting) else { return nil }
         self.analyzer = analyzer
         self.channels = channels
         self.sampleRate = sampleRate
+        self.keepsReadings = keepsReadings
+        self.messages = messages
         readingFrames = sampleRate / Self.readingsPerSecond
         nextReading = Int64(readingFrames)
-    }
-
-    /// Frames are offered by the writer (`offer`, `offerSilence`), whose own ring holds
-    /// `writerFrames`. Call before `start`.
-    public func acceptOffers(writerFrames: Int, messages: MessageQueue) {
-        self.messages = messages
+        // A writer that catches up after a stalled disk hands over up to its whole ring.
         ring = SPSCRing(minimumCapacity: max(writerFrames, Int(Self.offerSeconds * Double(sampleRate))), width: channels)
-    }
-
-    /// The thread consumes the engine's audio ring and its drop events. Call before `start`.
-    public func consume(_ ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue) {
-        self.messages = messages
-        precondition(ring.width == channels)
-        self.ring = ring
-        self.drops = drops
     }
 
     // MARK: Producer (the writer thread)
@@ -127,7 +119,15 @@ public final class LoudnessFeed: @unchecked Sendable {
         commit(count)
     }
 
-    /// The producer has no more frames (the recording ended, or the run stopped).
+    /// The frames offered from now on do not follow those before (a new connection, after the
+    /// server came back): the analysis starts its filters afresh there. Main thread, while no
+    /// writer runs (so `offered` is still).
+    public func breakStream() {
+        _ = [offered].withUnsafeBufferPointer { breaks.write($0) }
+        wakeUp.signal()
+    }
+
+    /// No producer will offer more frames: the run has ended.
     public func inputEnded() {
         inputDone.store(true, ordering: .releasing)
         wakeUp.signal()
@@ -135,7 +135,7 @@ public final class LoudnessFeed: @unchecked Sendable {
 
     /// Room for `count` frames in our ring, or nil (and the analysis stopped) if there is none.
     private func claim(_ count: Int) -> RingRegions<Float>? {
-        guard count > 0, !refused, let ring else { return nil }
+        guard count > 0, !refused else { return nil }
         let regions = ring.writableRegions(upTo: count)
         guard regions.count == count else {
             refused = true
@@ -146,14 +146,14 @@ public final class LoudnessFeed: @unchecked Sendable {
     }
 
     private func commit(_ count: Int) {
-        ring?.commitWrite(count)
+        ring.commitWrite(count)
         offered += Int64(count)
     }
 
     /// Stops the analysis for good, with one line saying when and why.
     private func fallBehind(at frame: Int64) {
         guard !behind.exchange(true, ordering: .relaxed) else { return }
-        messages?.post(String(printf: "loudness analysis fell behind at %.3f s and stopped (the recording goes on; loudness columns are empty from there)",
+        messages.post(String(printf: "loudness analysis fell behind at %.3f s and stopped (the recording goes on; loudness columns are empty from there)",
                              Double(frame) / Double(sampleRate)))
     }
 
@@ -170,9 +170,8 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// Whether the thread has made its last reading (after `inputEnded`).
     public var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
 
-    /// Starts the thread. `acceptOffers` or `consume` first.
+    /// Starts the thread (once, for the run).
     public func start() {
-        precondition(ring != nil, "acceptOffers or consume before start")
         thread.start { [self] in
             run()
             finishedFlag.store(true, ordering: .releasing)
@@ -186,16 +185,10 @@ public final class LoudnessFeed: @unchecked Sendable {
     // MARK: The analysis thread
 
     private func run() {
-        guard let ring else { return }
         while true {
             // Read the flag before the ring: frames committed before `inputEnded` are then
             // all visible below, and the last pass takes them.
             let ending = inputDone.load(ordering: .acquiring)
-            if let drops, drops.readableCount > 0 {
-                let event = drops.readableRegions(upTo: 1).first.pointee
-                fallBehind(at: event.atFrame)
-                drops.commitRead(drops.readableCount)
-            }
             let regions = ring.readableRegions()
             if !behind.load(ordering: .relaxed) {
                 analyze(regions.first, count: regions.firstCount)
@@ -209,11 +202,21 @@ public final class LoudnessFeed: @unchecked Sendable {
         if !behind.load(ordering: .relaxed) && analyzed > nextReading - Int64(readingFrames) { publish() }
     }
 
-    /// Measures `count` frames, reading at every `readingFrames` boundary of the timeline.
+    /// Measures `count` frames, reading at every `readingFrames` boundary of the timeline and
+    /// starting the filters afresh where a connection begins.
     private func analyze(_ frames: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
-            let piece = min(count - done, Int(nextReading - analyzed))
+            if nextBreak == nil, breaks.readableCount > 0 {
+                nextBreak = breaks.readableRegions(upTo: 1).first.pointee
+                breaks.commitRead(1)
+            }
+            if let at = nextBreak, at <= analyzed {
+                analyzer.restartFilters()
+                nextBreak = nil
+                continue
+            }
+            let piece = min(count - done, Int(nextReading - analyzed), nextBreak.map { Int($0 - analyzed) } ?? .max)
             analyzer.add(frames + done * channels, count: piece)
             analyzed += Int64(piece)
             done += piece

@@ -36,7 +36,9 @@ public final class MeasureSession {
         MeasureEngine.warmUp(outputs: outputs.count, inputs: inputs.count)
         engine = MeasureEngine(programme: programme, inputCount: inputs.count, inputs: inputs, outputs: outputs,
                                signals: signals, client: client)
-        notifications = JackNotifications(client: client, signals: signals, messages: messages)
+        // Connections are said once, from the plan, by the command: none is followed here.
+        notifications = JackNotifications(client: client, signals: signals, messages: messages,
+                                          ownConnectionChanged: { _, _, _ in }, connectionReported: { _, _, _ in })
     }
 
     /// Plays the programme and captures the inputs, again (up to `attempts` in all) while the
@@ -46,6 +48,9 @@ public final class MeasureSession {
                         say: (String) -> Void) -> Result<MeasureCapture, MeasureRunError> {
         if !callbackInstalled {
             notifications.install()
+            // Xruns, the shutdown and rate changes are what a measurement needs; connections
+            // made and broken are not queued (nothing would drain them).
+            notifications.quiet(reportingQueued: false)
             let context = Unmanaged.passUnretained(engine).toOpaque()
             do throws(JackError) {
                 try client.setProcessCallback(MeasureEngine.processCallback, context: context)

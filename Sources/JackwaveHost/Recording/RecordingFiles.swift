@@ -1,90 +1,177 @@
 import JackwaveSoundFiles
 import Synchronization
 
-/// The file or files a recording goes to: one file, or with `--split` a numbered sequence
-/// cut at exact frame counts, each with its own `bext` start time.
+/// The files of a whole run, across reconnects: which file is open, what the next one is
+/// called, and where each lies on the run's timeline.
 ///
-/// The first file is opened by the main thread before the run (so a file that cannot be
-/// created fails before anything starts); every later one, and every write, happens on the
-/// writer thread.
+/// Frames arrive in **segments**: stretches of one connection's stream that go into files
+/// without a break (a whole connection when not armed; one take, or the part of a take in
+/// one connection, when armed). Within a segment, pieces (`--split`, `/jackwave/split`) join
+/// sample-exact; a segment's first file begins at its first frame. Positions are kept at the
+/// file's rate within a segment and put on the run's timeline (server's rate) from the
+/// segment's first stream frame, so a file's `bext` time and its events are exact without
+/// `--rate` and within a frame with it.
+///
+/// Every write and every file after the first happens on the writer thread (one connection's
+/// writer at a time: the next writer starts after the last has ended, which orders them).
+/// The first file of an unarmed run is opened by the main thread before the run starts
+/// (`openFirstFile`), so that a file that cannot be created fails before anything does.
 public final class RecordingFiles: @unchecked Sendable {
     public let spec: RecordingSpec
-    var current: SoundFile?
-    /// Frames in the current file.
-    var framesInPiece: Int64 = 0
-    /// Frames in the files before the current one.
-    var framesBefore: Int64 = 0
-    var pieceNumber: Int
-    /// With takes: the current take's first frame on the run's timeline, for its `bext`.
-    var takeStartFrame: Int64?
-    /// With takes: the last take's number (0 before the first).
-    var lastTakeNumber = 0
-    /// Wall-clock time of the run's frame 0: set by the main thread as the run starts, read by
-    /// the writer thread before each file's first write.
-    private let start = Mutex<WallClockTime?>(nil)
-    private let written = Mutex<[String]>([])
+    private let observer: (any RecordingFilesObserver)?
+    /// The file being written: its take and piece, and, from its first frame, what the
+    /// observer was told of it.
+    private var current: SoundFile?
+    private var currentNumbers = (take: 0, piece: 0)
+    private var currentRecord: RecordedFile?
+    /// Frames in the current file, and in every file so far (file rate).
+    private(set) var framesInPiece: Int64 = 0
+    public private(set) var framesWritten: Int64 = 0
+    /// The next piece's number: run-wide for `.pieces`, within the open take otherwise.
+    private var nextPiece: Int
+    /// The next take's number, and the take open now (armed runs).
+    private var nextTake: Int
+    public private(set) var openTake: Int?
+    /// The segment: its first frame in this connection's stream, and file frames written in
+    /// it so far; the current file's first file frame within it.
+    private var segmentStreamFrame: Int64 = 0
+    private var segmentFileFrames: Int64 = 0
+    private var fileStartInSegment: Int64 = 0
+    /// This connection's frame 0: its wall-clock time (for `bext`) and its place on the run's
+    /// timeline. Set by the main thread before each connection's writer starts.
+    private let origin = Mutex<(start: WallClockTime?, timelineBase: Int64)>((nil, 0))
+    /// A cut asked for from outside (`/jackwave/split`): the frame of this connection's
+    /// stream where the next file begins; -1 for none. Stored by the remote-control thread,
+    /// read and cleared by the writer (relaxed: a lone value, cleared by compare-exchange so
+    /// a newer request is never lost).
+    private let cutRequest = Atomic<Int64>(-1)
+    private let tally = Mutex(FileTally())
     /// Why the last write failed.
     public private(set) var failure: String?
-    /// Told of each file's first frame and of its closing (`--events`, `--on-close`). Set
-    /// before the writer starts.
-    public var observer: (any RecordingFilesObserver)?
-    /// A cut asked for from outside (`/jackwave/split`): the frame, at the file's rate and
-    /// counted from the recording's first, where the next file begins; -1 for none. Stored
-    /// by the remote-control thread, read and cleared by the writer (relaxed: a lone value,
-    /// cleared by compare-exchange so a newer request is never lost).
-    public let cutRequest = Atomic<Int64>(-1)
 
-    /// Opens the first file (with takes, none: each take opens its own, see `startTake`).
-    public init(spec: RecordingSpec) throws(SoundFileError) {
+    /// Files named as `spec.naming` says, numbered after the files that exist.
+    public init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?) {
         self.spec = spec
-        pieceNumber = spec.firstPiece
-        lastTakeNumber = spec.firstPiece - 1
-        current = spec.takes ? nil : try open(piece: spec.firstPiece)
+        self.observer = observer
+        let first = spec.naming.isNumbered ? spec.naming.firstFreeNumber() : 1
+        nextPiece = spec.naming.scheme == .pieces ? first : 1
+        nextTake = spec.takes ? first : 1
     }
 
-    /// Records when frame 0 was, for the `bext` chunks. Call before the run starts.
-    public func setStart(_ time: WallClockTime) { start.withLock { $0 = time } }
+    /// Opens the first file of an unarmed run now, on the main thread, before the run starts.
+    public func openFirstFile() throws(SoundFileError) {
+        precondition(!spec.takes && current == nil)
+        current = try open()
+    }
 
-    /// When frame 0 was, once the run has started.
-    public var startTime: WallClockTime? { start.withLock { $0 } }
+    /// Sets this connection's frame 0: its wall-clock time and its place on the run's
+    /// timeline. Main thread, before the connection's writer starts (or the time as it starts).
+    public func setOrigin(start: WallClockTime?, timelineBase: Int64) {
+        origin.withLock { $0 = (start, timelineBase) }
+    }
 
-    /// Frames in every file so far (writer thread).
-    public var framesWritten: Int64 { framesBefore + framesInPiece }
+    /// The wall-clock time of this connection's frame 0, once known.
+    public func setStart(_ start: WallClockTime) {
+        origin.withLock { $0.start = start }
+    }
 
-    /// The files created so far, in order (thread-safe). A later piece is created only when
-    /// a frame is there for it.
-    public var paths: [String] { written.withLock { $0 } }
+    /// The files made so far (thread-safe).
+    public var files: FileTally { tally.withLock { $0 } }
 
-    /// Writes `count` interleaved frames at the file rate, starting new pieces where the
-    /// split falls; false (and `failure`) on a write error or a full 4 GB container.
+    /// The file open now (thread-safe to read as a display figure: the writer may replace it).
+    public var currentPath: String? { tally.withLock { $0.last } }
+
+    // MARK: Cuts from outside
+
+    /// Asks for the next file to begin at frame `streamFrame` of this connection's stream
+    /// (any thread). A cut outside every segment (armed, no take open) is dropped.
+    public func requestCut(atStreamFrame streamFrame: Int64) {
+        cutRequest.store(streamFrame, ordering: .relaxed)
+    }
+
+    // MARK: Segments (writer thread)
+
+    /// Starts a segment at frame `streamFrame` of this connection's stream.
+    func beginSegment(atStreamFrame streamFrame: Int64) {
+        segmentStreamFrame = streamFrame
+        segmentFileFrames = 0
+        fileStartInSegment = 0
+    }
+
+    /// Ends the segment: its file is closed; the next segment begins a new file. False (and
+    /// `failure`) if closing failed.
+    @discardableResult
+    func endSegment() -> Bool { close() }
+
+    /// Opens take `openTake ?? nextTake` (armed): a new take, or the next piece of the take
+    /// a reconnect cut. Its file is opened at its first frame.
+    func startTake() -> Int {
+        if let openTake { return openTake }
+        let number = nextTake
+        nextTake += 1
+        openTake = number
+        nextPiece = 1
+        return number
+    }
+
+    /// Closes the open take's last file and forgets the take; false if closing failed.
+    @discardableResult
+    func endTake() -> Bool {
+        let ok = close()
+        openTake = nil
+        return ok
+    }
+
+    // MARK: Writing (writer thread)
+
+    /// Writes `count` interleaved frames at the file rate into the segment, starting new
+    /// files where a split or a cut falls; false (and `failure`) on a write error or a
+    /// full 4 GB container.
     public func write(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
         var done = 0
         while done < count {
-            guard let file = current else { return fail("\(spec.path(ofPiece: pieceNumber)): file is closed") }
+            if current == nil {
+                do throws(SoundFileError) { current = try open() } catch { return fail(error.message) }
+            }
+            let file = current!
             if let split = spec.splitFrames, framesInPiece == split {
-                guard next() else { return false }
+                guard close() else { return false }
                 continue
             }
-            let cut = cutRequest.load(ordering: .relaxed)
-            if cut >= 0 && cut <= framesWritten {
-                _ = cutRequest.compareExchange(expected: cut, desired: -1, ordering: .relaxed)
-                if framesInPiece > 0 { guard next() else { return false } }
+            let cut = pendingCut()
+            if cut == 0 {
+                if framesInPiece > 0 { guard close() else { return false } }
                 continue
             }
             var n = count - done
             if let split = spec.splitFrames { n = min(n, Int(split - framesInPiece)) }
-            if cut > framesWritten { n = min(n, Int(cut - framesWritten)) }
+            if let cut { n = min(n, Int(cut)) }
             if let limit = spec.maximumFramesPerFile, framesInPiece + Int64(n) > limit {
                 return fail("\(file.path): a \(spec.format.name) file ends at 4 GB; stopped (use .wav, which becomes RF64, or --split)")
             }
             if framesInPiece == 0 { begin(file) }
             let wrote = file.write(frames + done * spec.channels, count: n)
             framesInPiece += Int64(wrote)
+            framesWritten += Int64(wrote)
+            segmentFileFrames += Int64(wrote)
             done += wrote
             if wrote < n { return fail("\(file.path): write failed: \(file.lastError)") }
             file.keepSpaceReserved()
         }
         return true
+    }
+
+    /// Frames of the segment left before a cut asked for from outside; 0 to cut now, nil
+    /// for none. A cut before the current file's first frame is cleared.
+    private func pendingCut() -> Int64? {
+        let cut = cutRequest.load(ordering: .relaxed)
+        guard cut >= 0 else { return nil }
+        let at = spec.fileFrames(fromInputFrames: cut - segmentStreamFrame)
+        if at > segmentFileFrames { return at - segmentFileFrames }
+        _ = cutRequest.compareExchange(expected: cut, desired: -1, ordering: .relaxed)
+        // At or before the current file's first frame (or before this segment: armed, no
+        // take open) there is nothing to cut; past it, the writer cuts where it is.
+        return at <= fileStartInSegment ? nil : 0
     }
 
     /// Brings the current file's header up to date (not before its first frame: the `bext`
@@ -93,45 +180,61 @@ public final class RecordingFiles: @unchecked Sendable {
         if framesInPiece > 0 && spec.format.refreshesHeader { current?.updateHeader() }
     }
 
-    /// Closes the current file; false (and `failure`) if closing it failed. Safe to call twice.
+    /// Closes the current file, if one is open, and tells the observer; false (and
+    /// `failure`) if closing it failed. Safe to call twice.
     @discardableResult
     public func close() -> Bool {
-        let path = current?.path
-        let error = current?.close()
+        guard let file = current else { return true }
+        guard var record = currentRecord else {
+            // Opened but never written (a run that ended before its first frame).
+            current = nil
+            return file.close().map { fail("\(file.path): closing failed: \($0)") } ?? true
+        }
+        let error = file.close()
         current = nil
-        if let path { observer?.fileClosed(path: path, frames: framesInPiece, endFileFrame: framesBefore + framesInPiece, ok: error == nil) }
-        if let error, let path { return fail("\(path): closing failed: \(error)") }
+        currentRecord = nil
+        record.frames = framesInPiece
+        record.endFrame = timelineFrame(segmentFileFrame: segmentFileFrames)
+        record.ok = error == nil
+        framesInPiece = 0
+        fileStartInSegment = segmentFileFrames
+        observer?.fileClosed(record)
+        if let error { return fail("\(file.path): closing failed: \(error)") }
         return true
     }
 
-    /// Before a file's first frame: its `bext` chunk.
+    /// The timeline frame of a file frame of the segment.
+    private func timelineFrame(segmentFileFrame: Int64) -> Int64 {
+        origin.withLock { $0.timelineBase } + segmentStreamFrame + spec.inputFrames(fromFileFrames: segmentFileFrame)
+    }
+
+    /// Before a file's first frame: its `bext` chunk, and the observer told.
     private func begin(_ file: SoundFile) {
-        observer?.fileStarted(path: file.path, atFileFrame: framesBefore)
+        let (start, _) = origin.withLock { ($0.start, $0.timelineBase) }
+        let first = timelineFrame(segmentFileFrame: segmentFileFrames)
+        let record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
+                                  firstFrame: first, endFrame: first, frames: 0, ok: true)
+        currentRecord = record
+        observer?.fileStarted(record)
         guard spec.format.carriesBroadcastInfo else { return }
-        let t0 = startTime ?? WallClockTime.now()
-        file.setBroadcastInfo(BroadcastInfo(start: t0, offset: takeStartFrame ?? framesBefore, sampleRate: spec.fileRate))
+        let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + segmentFileFrames
+        file.setBroadcastInfo(BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate))
     }
 
-    /// Closes the full piece and opens the next.
-    private func next() -> Bool {
-        guard close() else { return false }
-        framesBefore += framesInPiece
-        framesInPiece = 0
-        pieceNumber += 1
-        do throws(SoundFileError) {
-            current = try open(piece: pieceNumber)
-            return true
-        } catch {
-            return fail(error.message)
-        }
-    }
-
-    func open(piece: Int) throws(SoundFileError) -> SoundFile {
-        let file = try SoundFile(writingTo: spec.path(ofPiece: piece), format: spec.formatWord, channels: spec.channels,
+    /// Creates the next file: the next piece (of the open take, when armed).
+    private func open() throws(SoundFileError) -> SoundFile {
+        let take = openTake ?? 0
+        let piece = nextPiece
+        let path = spec.naming.path(take: take, piece: piece)
+        let file = try SoundFile(writingTo: path, format: spec.formatWord, channels: spec.channels,
                                  sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
+        nextPiece += 1
         // Separate inputs, not a 5.1 or 7.1 mix: see `SeparateInputsLayout`.
         if let map = SeparateInputsLayout.channelMap(channels: spec.channels, format: spec.formatWord) { file.setChannelMap(map) }
-        written.withLock { $0.append(file.path) }
+        tally.withLock { $0.add(file.path) }
+        framesInPiece = 0
+        fileStartInSegment = segmentFileFrames
+        currentNumbers = (take, piece)
         return file
     }
 

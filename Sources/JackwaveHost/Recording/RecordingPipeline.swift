@@ -1,12 +1,13 @@
 import JackwaveSoundFiles
 
-/// What happens to frames between the audio ring and the files, on the writer thread:
-/// rate conversion (`--rate`), rounding to 16 or 24 bits with dither (`--bits`), then the
-/// files (`--split`).
+/// What happens to one connection's frames between the audio ring and the files, on the
+/// writer thread: rate conversion (`--rate`), rounding to 16 or 24 bits with dither
+/// (`--bits`), then the run's files (`--split`, takes).
 ///
-/// It counts frames on both sides: `inputFrames` on the server's timeline (where drop events
-/// are placed) and `outputFrames` in the files. At the end, `finish` flushes the resampler and
-/// makes the output exactly round(inputFrames × fileRate / inputRate) frames long.
+/// Frames come in segments (`RecordingFiles`): the whole connection, or each take. A segment
+/// starts the resampler afresh (its audio does not follow the last segment's), and its end
+/// (`finishSegment`) flushes the resampler and makes the segment exactly
+/// round(input frames × fileRate / inputRate) frames long in the files.
 public final class RecordingPipeline: @unchecked Sendable {
     public let files: RecordingFiles
     let resampler: Resampler?
@@ -16,26 +17,23 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// 4096 frames: one write per JACK period or more, small enough to stay in cache.
     static let scratchFrames = 4096
     private let channels: Int
-    /// Frames taken in, at the server's rate (audio and gap silence).
+    /// Frames taken in this connection, at the server's rate (audio and gap silence).
     public private(set) var inputFrames: Int64 = 0
-    /// Frames written to the files, at the file's rate.
-    public private(set) var outputFrames: Int64 = 0
+    /// The segment's frames taken in (server's rate) and written (file's rate).
+    private var segmentInput: Int64 = 0
+    private var segmentOutput: Int64 = 0
     /// Why the pipeline stopped, if it did.
     public private(set) var failure: String?
 
-    /// Opens the first file and builds the converter and quantizer `spec` asks for.
-    public init(spec: RecordingSpec) throws(RecordingSetupError) {
-        do throws(SoundFileError) {
-            files = try RecordingFiles(spec: spec)
-        } catch {
-            throw RecordingSetupError(message: error.message)
-        }
+    /// The converter and quantizer `files.spec` asks for, writing into `files`.
+    public init(files: RecordingFiles) throws(RecordingSetupError) {
+        let spec = files.spec
+        self.files = files
         do throws(ResamplerError) {
             resampler = spec.resamples
                 ? try Resampler(inputRate: spec.inputRate, outputRate: spec.fileRate, channels: spec.channels)
                 : nil
         } catch {
-            files.close()
             throw RecordingSetupError(message: "cannot convert \(spec.inputRate) Hz to \(spec.fileRate) Hz: \(error.reason)")
         }
         quantizer = spec.quantizedBits.map { Quantizer(bits: $0, dither: spec.dither) }
@@ -49,6 +47,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     public func push(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
         guard failure == nil else { return false }
         inputFrames += Int64(count)
+        segmentInput += Int64(count)
         if let resampler {
             var used = 0
             while used < count {
@@ -75,25 +74,39 @@ public final class RecordingPipeline: @unchecked Sendable {
         return true
     }
 
-    /// Flushes the resampler and trims or pads the output to its exact length; closes the
-    /// files. Call once, after the last `push`.
+    /// Starts a segment at frame `streamFrame` of this connection's stream: the resampler
+    /// forgets the last segment's audio.
+    public func beginSegment(atStreamFrame streamFrame: Int64) -> Bool {
+        segmentInput = 0
+        segmentOutput = 0
+        files.beginSegment(atStreamFrame: streamFrame)
+        do throws(ResamplerError) {
+            try resampler?.reset()
+        } catch {
+            return fail("resampling failed: \(error.reason)")
+        }
+        return true
+    }
+
+    /// Flushes the resampler and trims or pads the segment's output to its exact length:
+    /// round(input frames × fileRate / inputRate). The files stay open: the caller ends the
+    /// segment or the take. False once something failed.
     @discardableResult
-    public func finish() -> Bool {
-        defer { files.close() }
+    public func finishSegment() -> Bool {
         guard failure == nil, let resampler else { return failure == nil }
-        let target = (inputFrames * Int64(resampler.outputRate) + Int64(resampler.inputRate / 2)) / Int64(resampler.inputRate)
+        let target = (segmentInput * Int64(resampler.outputRate) + Int64(resampler.inputRate / 2)) / Int64(resampler.inputRate)
         while true {
             do throws(ResamplerError) {
                 let step = try resampler.process(nil, frames: 0, into: scratch, capacity: Self.scratchFrames)
                 if step.produced == 0 { break }
-                let keep = Int(max(0, min(Int64(step.produced), target - outputFrames)))
+                let keep = Int(max(0, min(Int64(step.produced), target - segmentOutput)))
                 guard emit(scratch, count: keep) else { return false }
             } catch {
                 return fail("resampling failed: \(error.reason)")
             }
         }
-        while outputFrames < target {
-            let n = Int(min(Int64(Self.scratchFrames), target - outputFrames))
+        while segmentOutput < target {
+            let n = Int(min(Int64(Self.scratchFrames), target - segmentOutput))
             scratch.update(repeating: 0, count: n * channels)
             guard emit(scratch, count: n) else { return false }
         }
@@ -109,7 +122,7 @@ public final class RecordingPipeline: @unchecked Sendable {
 
     private func write(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
         let ok = files.write(frames, count: count)
-        outputFrames = Int64(files.framesWritten)
+        segmentOutput += Int64(count)
         if !ok { failure = files.failure ?? "write failed" }
         return ok
     }

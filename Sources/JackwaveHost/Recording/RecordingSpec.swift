@@ -17,17 +17,13 @@ public struct RecordingSpec: Sendable, Equatable {
     public var dither: Bool
     /// Frames per piece at the file's rate (`--split`), nil for one file.
     public var splitFrames: Int64?
-    /// Armed (`--trigger`, `--transport`): each take its own numbered file, opened when the
-    /// take starts.
-    public var takes = false
-    /// The number of the first file (`--reconnect` goes on into the next number).
-    public var firstPiece = 1
-    /// Numbered files even without `--split` (`--reconnect`: a restart starts the next one).
-    public var alwaysNumbered = false
+    /// How the files are named: one file, numbered pieces, takes, or takes in pieces.
+    public var naming: FileNaming
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
-                fileRate: Int, dither: Bool, splitFrames: Int64?) {
+                fileRate: Int, dither: Bool, splitFrames: Int64?, naming: FileNaming? = nil) {
         self.path = path
+        self.naming = naming ?? FileNaming(base: path, armed: false, cut: splitFrames != nil)
         self.format = format
         self.depth = format.resolvedDepth(depth)
         self.channels = channels
@@ -46,9 +42,17 @@ public struct RecordingSpec: Sendable, Equatable {
     /// The bits samples are rounded to (16 or 24), nil when written as they come.
     public var quantizedBits: Int? { depth?.quantizedBits }
 
-    /// The path of piece `number` (from 1), or the path itself when not split.
-    public func path(ofPiece number: Int) -> String {
-        splitFrames == nil && !takes && !alwaysNumbered ? path : SplitNaming.path(path, piece: number)
+    /// Whether files are taken one per armed take.
+    public var takes: Bool { naming.scheme == .takes || naming.scheme == .takePieces }
+
+    /// A file frame at the file's rate as a frame at the server's rate (exact without `--rate`).
+    public func inputFrames(fromFileFrames frames: Int64) -> Int64 {
+        resamples ? (frames * Int64(inputRate) + Int64(fileRate / 2)) / Int64(fileRate) : frames
+    }
+
+    /// A frame at the server's rate as a frame at the file's rate (exact without `--rate`).
+    public func fileFrames(fromInputFrames frames: Int64) -> Int64 {
+        resamples ? (frames * Int64(fileRate) + Int64(inputRate / 2)) / Int64(inputRate) : frames
     }
 
     /// Most frames one file may hold (a 4 GB container), nil when unbounded.

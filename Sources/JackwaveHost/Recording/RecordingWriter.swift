@@ -6,7 +6,9 @@ import JackwaveDSP
 import JackwaveSoundFiles
 import Synchronization
 
-/// The non-realtime thread that drains the audio ring into the recording's files.
+/// The non-realtime thread that drains the audio ring into the recording's files, and hands
+/// a copy of every frame to the live loudness analysis. Without files (`--loudness` while
+/// only metering) it drains the ring for the analysis alone.
 ///
 /// It hands the ring's regions to the pipeline (which writes them without a copy unless it
 /// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
@@ -46,7 +48,8 @@ public final class RecordingWriter: @unchecked Sendable {
     /// Signalled by `requestStop`, so that a sleeping writer starts its drain at once.
     private let wakeUp = DispatchSemaphore(value: 0)
 
-    let pipeline: RecordingPipeline
+    /// The files' side; nil when only the analysis is fed.
+    let pipeline: RecordingPipeline?
     /// Armed: decides which frames go into takes; nil records every frame.
     let takes: TakeController?
     let ring: SPSCRing<Float>
@@ -62,9 +65,11 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Written by `finish`, read by the writer thread each pass (relaxed: a lone value).
     let stop = Atomic<Int>(Stop.running.rawValue)
-    /// Frames in the files (at the file rate), silence included. Written by the writer
-    /// thread only.
+    /// Frames in the run's files (at the file rate, every connection's), silence included.
+    /// Written by the writer thread only.
     public let framesWritten = Atomic<Int>(0)
+    /// Frames taken from the ring and the gaps (this connection's stream), for the status.
+    public let framesTaken = Atomic<Int>(0)
     /// The server's rate: drop events are placed and reported on its timeline.
     let inputRate: Int
     /// Set when a write failed; the message is in `failure`.
@@ -78,22 +83,25 @@ public final class RecordingWriter: @unchecked Sendable {
     /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
     static let stalledPassFrames = 4096
-    /// The live loudness analysis (`--loudness`), handed a copy of every frame written (at
-    /// the server's rate, gaps as silence); it never makes the writer wait. Set before `start`.
-    public var loudness: LoudnessFeed?
+    /// The live loudness analysis (`--loudness`), handed a copy of every frame taken (at the
+    /// server's rate, gaps as silence); it never makes the writer wait.
+    let loudness: LoudnessFeed?
 
-    /// A writer for `pipeline`'s files, fed by `ring` (width = the files' channels) and `drops`.
-    public init(pipeline: RecordingPipeline, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, messages: MessageQueue,
-                stallMicroseconds: UInt32 = 0, takes: TakeController? = nil) {
+    /// A writer for `pipeline`'s files (or for `loudness` alone), fed by `ring` (width = the
+    /// channels) and `drops`, at the server's `inputRate`.
+    public init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
+                messages: MessageQueue, loudness: LoudnessFeed?, takes: TakeController?, stallMicroseconds: UInt32 = 0) {
+        precondition(pipeline != nil || loudness != nil)
         self.pipeline = pipeline
         self.takes = takes
         self.ring = ring
         self.drops = drops
         self.messages = messages
-        self.channels = pipeline.files.spec.channels
-        self.inputRate = pipeline.files.spec.inputRate
+        self.loudness = loudness
+        self.channels = ring.width
+        self.inputRate = inputRate
         self.stallMicroseconds = stallMicroseconds
-        let rate = Double(pipeline.files.spec.inputRate)
+        let rate = Double(inputRate)
         let bytesPerSecond = Double(channels * MemoryLayout<Float>.size) * rate
         let seconds = min(Self.pollRange.upperBound, max(Self.pollRange.lowerBound, Double(Self.passBytes) / bytesPerSecond))
         let ringSeconds = Double(ring.capacity) / rate
@@ -103,10 +111,6 @@ public final class RecordingWriter: @unchecked Sendable {
         zeros = .allocate(capacity: zeroFrames * channels)
         zeros.initialize(repeating: 0, count: zeroFrames * channels)
     }
-
-    /// Records the wall-clock time of the run's frame 0 (for the files' `bext` chunks).
-    /// Call before the run starts.
-    public func setStart(_ time: WallClockTime) { pipeline.files.setStart(time) }
 
     deinit { zeros.deallocate() }
 
@@ -134,6 +138,8 @@ public final class RecordingWriter: @unchecked Sendable {
     public func wait(timeout: Double) -> Bool { thread.wait(timeout: timeout) }
 
     private func run() {
+        // An unarmed connection is one segment from its frame 0; takes make their own.
+        if takes == nil, let pipeline, !pipeline.beginSegment(atStreamFrame: 0) { recordFailure() }
         let poll = Double(pollInterval) / 1e6
         let framesPerPoll = Int(poll * Double(inputRate))
         var lastHeader = DispatchTime.now().uptimeNanoseconds
@@ -151,7 +157,7 @@ public final class RecordingWriter: @unchecked Sendable {
             // A monotonic clock: a wall clock stepped back must not stop the refreshes.
             let now = DispatchTime.now().uptimeNanoseconds
             if Double(now - lastHeader) / 1e9 + 2 * poll > Self.crashBound {
-                pipeline.files.updateHeader()
+                pipeline?.files.updateHeader()
                 lastHeader = DispatchTime.now().uptimeNanoseconds
             }
             // Behind (more than a sleep's worth arrived while writing, e.g. after a disk
@@ -161,13 +167,19 @@ public final class RecordingWriter: @unchecked Sendable {
                 _ = wakeUp.wait(timeout: .now() + .microseconds(Int(pollInterval)))
             }
         }
-        // After a failure the files are closed as they are; otherwise the resampler's tail
-        // is flushed first, and the length made exact.
-        if !failed.load(ordering: .relaxed) { takes?.finish() }
-        if !failed.load(ordering: .relaxed) && !pipeline.finish() { recordFailure() }
-        if !pipeline.files.close() && !failed.load(ordering: .relaxed) { recordFailure() }
-        framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
-        loudness?.inputEnded()
+        // After a failure the file is closed as it is; otherwise the resampler's tail is
+        // flushed first, and the segment's length made exact. A take still open stays open
+        // for a next connection (`TakeController.finish`).
+        if let pipeline {
+            if failed.load(ordering: .relaxed) {
+                pipeline.files.endSegment()
+            } else if let takes {
+                if !takes.finish() { recordFailure() }
+            } else if !(pipeline.finishSegment() && pipeline.files.endSegment()) {
+                recordFailure()
+            }
+            framesWritten.store(Int(pipeline.files.framesWritten), ordering: .relaxed)
+        }
     }
 
     /// Writes what was in the ring when the pass began, with the gaps announced in it, and
@@ -183,7 +195,7 @@ public final class RecordingWriter: @unchecked Sendable {
         var progressed = false
         while !failed.load(ordering: .relaxed) && stop.load(ordering: .relaxed) != Stop.stopNow.rawValue {
             let gap = drops.readableRegions(upTo: 1)
-            let position = takes?.position ?? pipeline.inputFrames
+            let position = Int64(framesTaken.load(ordering: .relaxed))
             if gap.count == 1 && gap.first.pointee.atFrame <= position {
                 let event = gap.first.pointee
                 // Never earlier: the audio before a gap is published before the gap.
@@ -230,16 +242,18 @@ public final class RecordingWriter: @unchecked Sendable {
         }
     }
 
-    /// Hands frames to the pipeline, with the failure recorded once.
+    /// Hands frames to the takes or the pipeline, with the failure recorded once.
     private func put(_ frames: UnsafePointer<Float>, frames count: Int) -> Bool {
+        framesTaken.add(count, ordering: .relaxed)
+        guard let pipeline else { return true }
         let ok = takes?.push(frames, count: count) ?? pipeline.push(frames, count: count)
-        framesWritten.store(Int(pipeline.outputFrames), ordering: .relaxed)
+        framesWritten.store(Int(pipeline.files.framesWritten), ordering: .relaxed)
         if !ok { recordFailure() }
         return ok
     }
 
     private func recordFailure() {
-        let message = pipeline.failure ?? "write failed"
+        let message = pipeline?.failure ?? "write failed"
         failureText.withLock { $0 = message }
         failed.store(true, ordering: .relaxed)
     }

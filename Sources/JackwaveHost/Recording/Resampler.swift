@@ -62,6 +62,13 @@ public final class Resampler {
         return (used, produced)
     }
 
+    /// `soxr_clear`: forgets the signal so far (its filter's history and what it holds), for a
+    /// new stretch of audio that does not follow the last (the next take, the next connection).
+    public func reset() throws(ResamplerError) {
+        guard let handle else { return }
+        if let error = soxr.pointee.soxr_clear(handle) { throw ResamplerError(reason: String(cString: error)) }
+    }
+
     /// `soxr_delete`: frees the resampler. Safe to call twice.
     public func delete() {
         if let handle { soxr.pointee.soxr_delete(handle) }

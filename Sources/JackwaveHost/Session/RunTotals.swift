@@ -2,29 +2,40 @@ import FoundationEssentials
 import Glibc
 import JackwaveSoundFiles
 
-/// What a run's connections recorded between them (`--reconnect`): carried from one
-/// connection to the next so that the summary and the events speak of the whole run.
-public struct RunTotals: Sendable {
-    /// Every file written, in order.
-    public var paths: [String] = []
-    /// Frames in the files, at the file rate.
-    public var fileFrames = 0
+/// What a run's connections received between them (`--reconnect`): summed turn by turn so
+/// that the summary and the events speak of the whole run. Fixed in size however many
+/// times the server comes back.
+public struct RunTotals: Sendable, Equatable {
     /// Frames received from the servers (at their rate): the run's timeline.
     public var receivedFrames: Int64 = 0
     public var xruns = 0
     public var droppedFrames = 0
-    /// The times the server was away.
-    public var gaps: [ServerGap] = []
+    /// The times the server was away: how many, and their seconds and frames in all.
+    public var gaps = 0
+    public var gapSeconds = 0.0
+    public var gapFrames: Int64 = 0
 
     public init() {}
 
+    /// Adds one turn's counts.
+    mutating func add(_ end: ClientRunEnd) {
+        receivedFrames += end.receivedFrames
+        xruns += end.xruns
+        droppedFrames += end.droppedFrames
+    }
+
+    /// Adds one time the server was away.
+    mutating func add(_ gap: ServerGap) {
+        gaps += 1
+        gapSeconds += gap.seconds
+        gapFrames += gap.framesLost
+    }
+
     /// ", 2 server gaps (4.210 s, about 202080 frames lost, by wall time × rate)", or "".
     var gapText: String {
-        guard !gaps.isEmpty else { return "" }
-        let seconds = gaps.reduce(0) { $0 + $1.seconds }
-        let frames = gaps.reduce(Int64(0)) { $0 + $1.framesLost }
-        return ", \(counted(gaps.count, "server gap"))"
-            + String(printf: " (%.3f s, about %lld frames lost, by wall time × rate)", seconds, frames)
+        guard gaps > 0 else { return "" }
+        return ", \(counted(gaps, "server gap"))"
+            + String(printf: " (%.3f s, about %lld frames lost, by wall time × rate)", gapSeconds, gapFrames)
     }
 }
 
@@ -42,26 +53,3 @@ public struct ServerGap: Sendable, Equatable {
     }
 }
 
-extension JackRun {
-    /// The carried totals with this connection's added.
-    public func totals() -> RunTotals {
-        var t = carried ?? RunTotals()
-        if let recording { t.paths += recording.files.paths }
-        if let writer { t.fileFrames += writer.framesWritten.load(ordering: .relaxed) }
-        t.receivedFrames += Int64(signals.streamFrames.load(ordering: .relaxed))
-        t.xruns += signals.xruns.load(ordering: .relaxed)
-        t.droppedFrames += signals.droppedFrames.load(ordering: .relaxed)
-        return t
-    }
-
-    /// The wall-clock time of the frame after the last one received (frame 0's time plus
-    /// the frames since), once the run has started.
-    public var endTime: WallClockTime? {
-        startTime?.adding(frames: Int64(signals.streamFrames.load(ordering: .relaxed)), sampleRate: sampleRate)
-    }
-}
-
-extension JackRun {
-    /// The file being recorded now, if any.
-    public var recordingPath: String? { recording?.files.paths.last }
-}

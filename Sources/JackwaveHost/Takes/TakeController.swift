@@ -18,7 +18,11 @@ public final class TakeController: @unchecked Sendable {
     let pipeline: RecordingPipeline
     let blocks: SPSCRing<BlockRecord>
     let history: PreRollBuffer
-    /// The next frame the writer hands over, on the run's timeline (server's rate).
+    /// The run's takes, across connections.
+    public let ledger: TakeLedger
+    /// This connection's frame 0 on the run's timeline.
+    let timelineBase: Int64
+    /// The next frame the writer hands over, in this connection's stream (server's rate).
     public private(set) var position: Int64 = 0
     /// The record of the block holding `position`, or the next one, if known.
     private var current: BlockRecord?
@@ -27,8 +31,6 @@ public final class TakeController: @unchecked Sendable {
     private var inTake = false
     /// The end of the last block that kept the take going.
     private var activeUntil: Int64 = 0
-    private var takeFirstFrame: Int64 = 0
-    private var startedTakes = 0
 
     /// What the status line shows, written by the writer thread after each hand-over. Each
     /// is a lone value (relaxed): the line may mix two passes' figures for one frame.
@@ -37,37 +39,31 @@ public final class TakeController: @unchecked Sendable {
     public let takeNumber = Atomic<Int>(0)
     /// Frames left before the take ends, while stopping.
     public let framesToStop = Atomic<Int>(0)
-    /// Set once `maximumTakes` takes have ended: the run then ends (relaxed: a lone flag).
-    public let allTakesDone = Atomic<Bool>(false)
-    private let finished = Mutex<[TakeSummary]>([])
-    /// Each take from the block that started it (its pre-roll not included) to its end
-    /// (`Int64.max` while open): what the level stream's `take` column says.
-    private let liveRanges = Mutex<[(number: Int, start: Int64, end: Int64)]>([])
-    /// The frames decided so far (`position` after each hand-over): `.releasing`, after
-    /// `liveRanges`, so a reader that loads it `.acquiring` finds every take up to it.
-    public let decidedFrames = Atomic<Int>(0)
-    /// Told on the writer thread as each take starts: its number, the frame that started it
-    /// (the trigger's block, or the first rolling cycle) and the pre-roll frames before it
-    /// (`--events`' `trigger`). Set before the writer starts.
-    var onTrigger: (@Sendable (_ number: Int, _ frame: Int64, _ preRoll: Int) -> Void)?
+    /// Told on the writer thread as each take starts: its number, the timeline frame that
+    /// started it (the trigger's block, or the first rolling cycle) and the pre-roll frames
+    /// before it (`--events`' `trigger`).
+    private let onTrigger: (@Sendable (_ number: Int, _ frame: Int64, _ preRoll: Int) -> Void)?
 
-    /// The take logic for `pipeline`'s files (opened take by take), fed with records from
-    /// `blocks`. Allocates and locks the pre-roll now, before the run starts.
-    public init(settings: TakeSettings, pipeline: RecordingPipeline, blocks: SPSCRing<BlockRecord>) {
+    /// The take logic for `pipeline`'s files, fed with records from `blocks`, for a
+    /// connection whose frame 0 is `timelineBase` on the run's timeline. When the run's last
+    /// connection ended inside a take (the server went away), this one goes on with it in its
+    /// next piece from frame 0, its `--stop-after` counted from there. Allocates and locks
+    /// the pre-roll now, before the run starts. Main thread.
+    public init(settings: TakeSettings, pipeline: RecordingPipeline, blocks: SPSCRing<BlockRecord>, ledger: TakeLedger,
+                timelineBase: Int64, onTrigger: (@Sendable (_ number: Int, _ frame: Int64, _ preRoll: Int) -> Void)?) {
         self.settings = settings
         self.pipeline = pipeline
         self.blocks = blocks
+        self.ledger = ledger
+        self.timelineBase = timelineBase
+        self.onTrigger = onTrigger
         history = PreRollBuffer(capacity: settings.preRollFrames, channels: pipeline.files.spec.channels)
+        if pipeline.files.openTake != nil && pipeline.beginSegment(atStreamFrame: 0) {
+            inTake = true
+            takeNumber.store(pipeline.files.startTake(), ordering: .relaxed)
+            phase.store(TakePhase.stopping.rawValue, ordering: .relaxed)
+        }
     }
-
-    /// The take recording at `frame` (0 while armed); final once `decidedFrames` has
-    /// passed it (thread-safe).
-    public func take(atFrame frame: Int64) -> Int {
-        liveRanges.withLock { ranges in ranges.last { frame >= $0.start && frame < $0.end }?.number ?? 0 }
-    }
-
-    /// The takes that have ended, in order (thread-safe).
-    public var takes: [TakeSummary] { finished.withLock { $0 } }
 
     /// Frames from `from` on that block records cover: the writer takes no audio beyond
     /// them (its record is published after it, so audio seen without its record waits).
@@ -93,14 +89,22 @@ public final class TakeController: @unchecked Sendable {
             done += n
         }
         publish()
-        decidedFrames.store(Int(position), ordering: .releasing)
+        ledger.decidedFrames.store(timelineBase + position, ordering: .releasing)
         return true
     }
 
-    /// Ends a take still open when the run ends: its file holds what it has.
-    func finish() {
-        if inTake { endTake() }
+    /// At the end of the connection: a take still open keeps what it has in its file, and
+    /// stays open in the ledger and the files, so that a next connection goes on with it
+    /// (the session ends it for good when the run ends). False if the file failed.
+    func finish() -> Bool {
+        var ok = true
+        if inTake {
+            ok = pipeline.finishSegment() && pipeline.files.endSegment()
+            if !ok { pipeline.recordFilesFailure() }
+        }
+        inTake = false
         publish()
+        return ok
     }
 
     /// What is known about the frames from `p` on: up to the end of the block holding it,
@@ -140,7 +144,7 @@ public final class TakeController: @unchecked Sendable {
 
     private func handle(_ frames: UnsafePointer<Float>, frames count: Int,
                         block: (frames: Int, peak: Float, rolling: Bool, starts: Bool)) -> Bool {
-        if !inTake && block.starts && mayStartTake && starts(peak: block.peak, rolling: block.rolling) {
+        if !inTake && block.starts && ledger.mayStart && starts(peak: block.peak, rolling: block.rolling) {
             guard beginTake() else { return false }
         }
         var inside = 0
@@ -157,7 +161,7 @@ public final class TakeController: @unchecked Sendable {
             // The take ends only at a frame past its end that nothing kept going, so that a
             // block starting right at the end still continues it.
             if inside == count { return true }
-            endTake()
+            guard endTake() else { return false }
         }
         let rest = count - inside
         history.append(frames + inside * history.channels, frames: rest)
@@ -165,23 +169,18 @@ public final class TakeController: @unchecked Sendable {
         return true
     }
 
-    private var mayStartTake: Bool { settings.maximumTakes.map { startedTakes < $0 } ?? true }
-
-    /// Opens the next take's file and writes the pre-roll into it.
+    /// Starts the next take at the block at `position`: a segment from its pre-roll's first
+    /// frame, its file, and the pre-roll written into it.
     private func beginTake() -> Bool {
         let preRoll = min(history.count, settings.preRollFrames)
-        takeFirstFrame = position - Int64(preRoll)
-        guard pipeline.files.startTake(firstFrame: takeFirstFrame) else {
-            pipeline.recordFilesFailure()
-            return false
-        }
-        startedTakes += 1
+        let first = position - Int64(preRoll)
+        guard pipeline.beginSegment(atStreamFrame: first) else { return false }
+        let number = pipeline.files.startTake()
+        ledger.began(number, firstFrame: timelineBase + first, triggerFrame: timelineBase + position)
         inTake = true
         activeUntil = position
-        takeNumber.store(pipeline.files.lastTakeNumber, ordering: .relaxed)
-        let start = position
-        onTrigger?(pipeline.files.lastTakeNumber, start, preRoll)
-        liveRanges.withLock { $0.append((pipeline.files.lastTakeNumber, start, .max)) }
+        takeNumber.store(number, ordering: .relaxed)
+        onTrigger?(number, timelineBase + position, preRoll)
         var ok = true
         history.withLast(preRoll) { frames, count in
             if ok { ok = pipeline.push(frames, count: count) }
@@ -190,19 +189,13 @@ public final class TakeController: @unchecked Sendable {
         return ok
     }
 
-    private func endTake() {
-        let ended = pipeline.files.endTake()
+    /// Ends the open take here: the resampler's tail, its last file closed, the ledger told.
+    private func endTake() -> Bool {
+        let ok = pipeline.finishSegment() && pipeline.files.endTake()
         inTake = false
-        let end = position
-        liveRanges.withLock { ranges in
-            if let last = ranges.indices.last { ranges[last].end = end }
-        }
-        let summary = TakeSummary(number: ended.number, path: ended.path, firstFrame: takeFirstFrame, frames: ended.frames)
-        finished.withLock { $0.append(summary) }
-        if !ended.ok { pipeline.recordFilesFailure() }
-        if let maximum = settings.maximumTakes, startedTakes >= maximum {
-            allTakesDone.store(true, ordering: .relaxed)
-        }
+        ledger.ended(at: timelineBase + position)
+        if !ok { pipeline.recordFilesFailure() }
+        return ok
     }
 
     private func publish() {

@@ -8,12 +8,3 @@ public enum TakePhase: Int, Sendable {
     case stopping = 2
 }
 
-/// A finished (or cut short) take, for the summary.
-public struct TakeSummary: Sendable, Equatable {
-    /// Its number in the file names (`take-003.wav` is 3).
-    public var number: Int
-    public var path: String
-    /// Its first frame on the run's timeline (pre-roll included) and its length.
-    public var firstFrame: Int64
-    public var frames: Int64
-}

@@ -24,10 +24,15 @@ public enum RunEventKind: String, Sendable {
     case onCloseFailed = "on_close_failed"
     /// Frame 0 of the run (or of a connection after a reconnect).
     case started
-    /// The run ended (`reason`).
+    /// The run ended (`exit_code`).
     case stopped
     /// A marker was dropped (`m`, SIGUSR1, `/jackwave/marker`): its `number` and `label`.
     case marker
+    /// A finished file's loudness, measured from the file (`--loudness`, numbered files):
+    /// `path`, `lufs_i`, `lra`, `dbtp` (left out where −∞: a silent file).
+    case fileLoudness = "file_loudness"
+    /// A finished take's loudness, its pieces as one programme: `take`, `lufs_i`, `lra`, `dbtp`.
+    case takeLoudness = "take_loudness"
     /// An armed take started (`--trigger` crossed, or the transport rolled): `take`, and
     /// `pre_roll_frames` kept before `frame`.
     case trigger

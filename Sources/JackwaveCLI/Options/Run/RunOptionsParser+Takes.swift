@@ -5,7 +5,8 @@ extension RunOptionsParser {
     static let takes = OptionSection<RunOptions>("Takes (leave jackwave armed)", [
         Option("--trigger", value: "LEVEL", needs: "--record",
                help: "arm: a take starts when any input's peak reaches LEVEL",
-                     "(-40dB, or linear 0.01); takes go to FILE-001.wav, FILE-002.wav, …") { o, s throws(UsageError) in
+                     "(-40dB, or linear 0.01); takes go to FILE-001.wav, FILE-002.wav, …",
+                     "or FILE-001-001.wav, … when --split, --reconnect or --osc may cut them") { o, s throws(UsageError) in
             o.triggerLevel = try parseLevel(s.value(), option: "--trigger")
         },
         Option("--transport", needs: "--record",
@@ -40,9 +41,6 @@ extension RunOptionsParser {
             throw UsageError("--trigger and --transport exclude each other")
         }
         guard !o.armed else {
-            if o.splitSeconds != nil { throw UsageError("--split and \(o.followTransport ? "--transport" : "--trigger") exclude each other (each take is its own file)") }
-            if o.fileRate != nil { throw UsageError("--rate is not available with \(o.followTransport ? "--transport" : "--trigger") yet: takes are written at the server's rate") }
-            if o.plotPath != nil { throw UsageError("--plot and \(o.followTransport ? "--transport" : "--trigger") exclude each other (plot a take afterwards)") }
             if let trigger = o.triggerLevel, trigger <= 0 { throw UsageError("--trigger must be above silence") }
             if let stop = o.stopLevel, let trigger = o.triggerLevel, stop > trigger {
                 throw UsageError("--stop-level must not be above --trigger")

@@ -6,7 +6,8 @@ extension RunOptionsParser {
     static let unattended = OptionSection<RunOptions>("Unattended", [
         Option("--events", value: "FILE|-", kind: .file(extensions: ["jsonl", "ndjson"]),
                help: "what happens, as JSON Lines: files opened and closed, xruns,",
-                     "drops, skipped cycles, connections, server lost and back") { o, s throws(UsageError) in
+                     "drops, skipped cycles, connections, server lost and back,",
+                     "markers, takes, each file's and take's loudness") { o, s throws(UsageError) in
             o.eventsPath = try s.nonEmptyValue()
         },
         Option("--on-close", value: "CMD", needs: "--record",
@@ -19,7 +20,7 @@ extension RunOptionsParser {
                      "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
         Option("--osc", value: "PORT",
                help: "remote control over OSC on UDP PORT: /jackwave/stop, split,",
-                     "status, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
+                     "marker, status, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
             o.oscPort = try s.integer(in: 1...65535)
         },
     ])
@@ -30,21 +31,6 @@ extension RunOptionsParser {
     static func checkUnattended(_ o: RunOptions) throws(UsageError) {
         if o.eventsPath == "-" && o.levelsPath == "-" {
             throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
-        }
-        // A level stream would have to be carried across connections; not yet done.
-        if o.reconnect && o.levelsPath != nil { throw UsageError("--reconnect and --levels exclude each other") }
-        if o.reconnect && o.plotPath != nil {
-            throw UsageError("--plot and --reconnect exclude each other (plot a file afterwards)")
-        }
-        // Armed takes across a reconnect, and a remote split of a take, are not built yet:
-        // refused rather than left to chance.
-        // The live loudness follows one connection's stream of frames; across a reconnect, or
-        // over an armed run's takes (which write only part of the stream), not yet.
-        if o.loudness, let other = o.reconnect ? "--reconnect" : o.armed ? (o.followTransport ? "--transport" : "--trigger") : nil {
-            throw UsageError("--loudness and \(other) exclude each other (not yet supported together)")
-        }
-        if o.armed, let other = o.reconnect ? "--reconnect" : o.oscPort != nil ? "--osc" : nil {
-            throw UsageError("\(other) and \(o.followTransport ? "--transport" : "--trigger") exclude each other (not yet supported together)")
         }
     }
 }

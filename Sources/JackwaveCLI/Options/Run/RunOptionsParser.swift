@@ -48,9 +48,6 @@ public enum RunOptionsParser {
         // Options that only mean something with another: refuse rather than ignore them.
         try commandLine.checkNeeds(given)
         try checkUnattended(o)
-        if o.splitSeconds != nil && o.plotPath != nil {
-            throw UsageError("--plot and --split exclude each other (plot a piece afterwards)")
-        }
         try checkTakes(o)
         return o
     }

@@ -1,0 +1,48 @@
+import JackwaveSoundFiles
+
+/// One file of a recording, as the files tell their observer: its name, its number, and
+/// where it lies on the run's timeline (frames received at the server's rate since the run's
+/// frame 0, counted across reconnects).
+public struct RecordedFile: Sendable, Equatable {
+    public let path: String
+    /// Its take (1…, armed runs) and its piece (1…): what its name's numbers say.
+    public let take: Int
+    public let piece: Int
+    /// Its first frame on the run's timeline.
+    public let firstFrame: Int64
+    /// The frame after its last, on the run's timeline (at `firstFrame` while it is open).
+    public var endFrame: Int64
+    /// Frames in the file, at the file's rate.
+    public var frames: Int64
+    /// False if closing it failed (it then holds what was written before).
+    public var ok: Bool
+}
+
+/// Told by `RecordingFiles` (on the writer thread, or the main thread for a run's first
+/// file) when a file gets its first frame and when it is finalized.
+public protocol RecordingFilesObserver: AnyObject, Sendable {
+    func fileStarted(_ file: RecordedFile)
+    func fileClosed(_ file: RecordedFile)
+}
+
+/// The files a run has written so far, for its summary: how many, the first and the last.
+/// Bounded whatever the run's length (a year of one-second pieces keeps three values).
+public struct FileTally: Sendable, Equatable {
+    public private(set) var count = 0
+    public private(set) var first: String?
+    public private(set) var last: String?
+
+    public init() {}
+
+    mutating func add(_ path: String) {
+        count += 1
+        if first == nil { first = path }
+        last = path
+    }
+
+    /// `take.wav`, or `take-001.wav … take-012.wav (12 files)`; nil when none was made.
+    public var names: String? {
+        guard let first, let last else { return nil }
+        return count > 1 ? "\(first) … \(last) (\(count) files)" : first
+    }
+}

@@ -1,0 +1,64 @@
+/// One client's ports and the connections planned for them: registered, and the patterns
+/// resolved, on an open client, before anything is created on disk.
+struct ClientPorts {
+    /// The source ports the `--port` patterns matched (none with `--manual` or without `--port`).
+    let sources: [String]
+    let inputs: [JackPort]
+    let outputs: [JackPort]
+    let plan: ConnectionPlan
+
+    /// Registers `out_1…` (when a tone plays) and `in_1…` on `client`, and plans their
+    /// connections as the options ask. `channels` is the run's input count once known (a
+    /// reconnect keeps it, whatever the patterns match then). Throws a usage error for
+    /// patterns that match nothing or too much, a `JackError` when the server refuses a port.
+    init(_ o: RunOptions, client: JackClient, channels known: Int?) throws(SessionError) {
+        do {
+            // Outputs first, so that `--port jackwave:out_1` finds them.
+            outputs = try o.playsTone
+                ? (1...o.outputs).map { i throws(JackError) in try client.registerAudioPort(shortName: "out_\(i)", direction: .output) }
+                : []
+            sources = o.manual || o.portPatterns.isEmpty ? [] : try PortPatterns.resolve(
+                o.portPatterns, among: client.portNames(direction: .output), what: "source")
+            let channels = known ?? (o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0)
+            if sources.count > channels {
+                throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (--channels \(channels))")
+            }
+            let destinations = o.manual || o.toPatterns.isEmpty ? [] : try PortPatterns.resolve(
+                o.toPatterns, among: client.portNames(direction: .input), what: "destination")
+            inputs = try (0..<channels).map { $0 + 1 }.map { i throws(JackError) in
+                try client.registerAudioPort(shortName: "in_\(i)", direction: .input)
+            }
+            plan = ConnectionPlan(client: client, inputs: inputs, outputs: outputs, manual: o.manual,
+                                  sources: o.portPatterns.isEmpty ? nil : sources,
+                                  destinations: o.toPatterns.isEmpty ? nil : destinations)
+        } catch let error as UsageError {
+            throw .usage(error.message)
+        } catch let error as JackError {
+            throw .runtime(error.message)
+        } catch {
+            throw .runtime("\(error)")
+        }
+    }
+}
+
+/// Why a run could not start or go on: bad usage (one line, exit 2, nothing touched) or a
+/// runtime failure (one line, exit 1).
+public enum SessionError: Error, Equatable {
+    case usage(String)
+    case runtime(String)
+
+    /// The line to say.
+    public var message: String {
+        switch self {
+        case let .usage(m), let .runtime(m): m
+        }
+    }
+
+    /// 2 for bad usage, 1 for a runtime failure.
+    public var exitCode: Int32 {
+        if case .usage = self { 2 } else { 1 }
+    }
+
+    /// The same failure after the run has started: no longer the user's to fix (exit 1).
+    var atRuntime: SessionError { .runtime(message) }
+}

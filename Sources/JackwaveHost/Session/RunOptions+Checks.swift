@@ -1,0 +1,112 @@
+import FoundationEssentials
+import Glibc
+import JackwaveSoundFiles
+
+/// The checks a run's options must pass before anything is touched: the ones that need only
+/// the disk (`checkOutputs`, before JACK), and the ones that need the server's rate, period
+/// and port count (`recordingSpec`, `takeSettings`). Each failure is a usage error (exit 2).
+extension RunOptions {
+    /// How the recording's files are named: numbered whenever the recording may be cut
+    /// (`--split`, `--reconnect`, `--osc`), by take when armed.
+    public var fileNaming: FileNaming? {
+        recordPath.map { FileNaming(base: $0, armed: armed, cut: numbersFiles) }
+    }
+
+    /// Checks every output path and returns the recording's format. Numbered files never
+    /// refuse the files that exist (a run numbers on after them); one file refuses an
+    /// existing file unless `--force`.
+    public func checkOutputs() throws(UsageError) -> SoundFormat? {
+        var recordFormat: SoundFormat?
+        if let path = recordPath, let naming = fileNaming {
+            let named = format
+            let chosen = try usage { () throws(FileChoiceError) in
+                try FileChoice.format(for: path, named: named, depth: depth, rate: fileRate)
+            }
+            let first = naming.firstNumbers()
+            try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: force, option: "--record")
+            recordFormat = chosen
+        }
+        if let path = levelsPath, path != "-" {
+            try OutputPath.check(path, force: force, option: "--levels")
+        }
+        if let path = plotPath {
+            guard ["png", "svg"].contains(FileNames.lowercasedExtension(path)) else {
+                throw UsageError("--plot \(path): unknown extension (use .png or .svg)")
+            }
+            let first = fileNaming?.firstNumbers() ?? (take: 0, piece: 1)
+            try OutputPath.check(fileNaming?.companion(path, take: first.take, piece: first.piece) ?? path,
+                                 force: force, option: "--plot")
+        }
+        if let path = eventsPath, path != "-" {
+            try OutputPath.check(path, force: force, option: "--events")
+        }
+        // Two options naming one file (`take.wav` and `./take.wav`) would write over each other.
+        let named = [("--record", recordPath), ("--levels", levelsPath == "-" ? nil : levelsPath),
+                     ("--plot", plotPath), ("--events", eventsPath == "-" ? nil : eventsPath)]
+            .compactMap { option, path in path.map { (option, $0, OutputPath.canonical($0)) } }
+        for (i, a) in named.enumerated() {
+            for b in named[(i + 1)...] where a.2 == b.2 {
+                throw UsageError("\(a.0) and \(b.0) name the same file (\(a.1))")
+            }
+        }
+        return recordFormat
+    }
+
+    /// The recording's files, now that the server's rate and the channels are known.
+    public func recordingSpec(path: String, format: SoundFormat, channels: Int, serverRate: Int,
+                              period: Int) throws(UsageError) -> RecordingSpec {
+        let rate = fileRate ?? serverRate
+        let split = try usage { () throws(FileChoiceError) -> Int64? in
+            try FileChoice.checkRate(rate, format: format, given: fileRate != nil)
+            return try splitSeconds.map { seconds throws(FileChoiceError) in try FileChoice.splitFrames(seconds, rate: rate) }
+        }
+        if let word = format.formatWord(depth: depth),
+           !SoundFile.canWrite(format: word, channels: channels, sampleRate: rate) {
+            throw UsageError("--record \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
+        }
+        try Self.checkBuffer(bufferSeconds, channels: channels, serverRate: serverRate, period: period)
+        return RecordingSpec(path: path, format: format, depth: depth, channels: channels, inputRate: serverRate,
+                             fileRate: rate, dither: dither, splitFrames: split, naming: fileNaming)
+    }
+
+    /// The ring must hold a few periods (a smaller one would drop every block, since blocks
+    /// go in whole), and must fit in memory (it is mapped and locked up front).
+    static func checkBuffer(_ seconds: Double, channels: Int, serverRate: Int, period: Int) throws(UsageError) {
+        let frames = Int(seconds * Double(serverRate))
+        let minimum = 4 * max(period, 1)
+        if frames < minimum {
+            throw UsageError("--buffer \(seconds.plainText) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(printf: "%.3f", Double(minimum) / Double(serverRate))) s)")
+        }
+        let bytes = Double(frames) * Double(channels) * Double(MemoryLayout<Float>.stride)
+        if bytes > Self.memoryBytes / 2 {
+            throw UsageError("--buffer \(seconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
+        }
+    }
+
+    /// The take settings at the server's rate, or nil when not armed. The pre-roll is
+    /// mapped and locked up front: with the ring, it must fit in half of the machine's memory.
+    public func takeSettings(channels: Int, serverRate: Int) throws(UsageError) -> TakeSettings? {
+        guard armed, records else { return nil }
+        let preRoll = Int((preRollSeconds * Double(serverRate)).rounded())
+        let bytes = Double(preRoll + Int(bufferSeconds * Double(serverRate))) * Double(channels) * Double(MemoryLayout<Float>.stride)
+        if bytes > Self.memoryBytes / 2 {
+            let most = (Self.memoryBytes / 2 / Double(channels * MemoryLayout<Float>.stride) - bufferSeconds * Double(serverRate)) / Double(serverRate)
+            throw UsageError("--pre-roll \(preRollSeconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB with the --buffer ring, more than half of this machine's memory (at most \(String(printf: "%.0f", max(0, most))) s here)")
+        }
+        let start: TakeSettings.Start = triggerLevel.map { .level($0) } ?? .transport
+        // 6 dB under the trigger: half its amplitude.
+        let stop = stopLevel ?? (triggerLevel ?? 0) / 2
+        let after = stopAfterSeconds ?? (followTransport ? 0 : 2)
+        return TakeSettings(start: start, stopLevel: stop, preRollFrames: preRoll,
+                            stopAfterFrames: Int64((after * Double(serverRate)).rounded()),
+                            maximumTakes: maximumTakes)
+    }
+
+    /// This machine's memory, in bytes.
+    static var memoryBytes: Double { Double(sysconf(Int32(_SC_PHYS_PAGES))) * Double(sysconf(Int32(_SC_PAGESIZE))) }
+
+    /// A file check's failure as a usage error (exit code 2).
+    private func usage<T>(_ check: () throws(FileChoiceError) -> T) throws(UsageError) -> T {
+        do throws(FileChoiceError) { return try check() } catch { throw UsageError(error.message) }
+    }
+}

@@ -1,0 +1,129 @@
+import FoundationEssentials
+import Glibc
+import JackwaveSoundFiles
+
+extension Session {
+    /// How long the end of a run waits for the loudness analysis to measure what it still
+    /// holds: its ring holds at most the writer's ring (10 s by default), which it measures
+    /// many times faster than real time.
+    static let loudnessWait = 10.0
+
+    /// Ends the run after its last turn (`last`, nil when it ended between turns): the take
+    /// still open ended, the loudness analysis and the file finisher done, then every line,
+    /// the summary and the `stopped` event. Returns the exit code.
+    func finish(_ parts: SessionParts, totals: RunTotals, last: ClientRunEnd?, code: Int32,
+                firstStart: WallClockTime?) -> Int32 {
+        var code = code
+        if let ledger = parts.takes, ledger.openTake != nil {
+            // A take a restart had cut: its last file is closed; it ends here.
+            parts.files?.endTake()
+            ledger.ended(at: nil)
+        }
+        if let loudness = parts.loudness {
+            loudness.inputEnded()
+            if !loudness.wait(timeout: Self.loudnessWait) {
+                // Its figures would leave the end out: the rows still waiting get none.
+                loudness.giveUp()
+                frontEnd.say("loudness analysis did not finish within \(Int(Self.loudnessWait)) s; the loudness of the end is left out")
+            }
+        }
+        parts.levels?.close()
+        frontEnd.audioStopped()
+        if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(line) }
+        parts.finisher?.finish()
+        parts.hook?.finish()
+        parts.flushLines(to: frontEnd)
+
+        if let last {
+            if let line = last.ending.errorLine { frontEnd.error(line) }
+            if let failure = last.lateWriteFailure {
+                frontEnd.error("\(failure); the file holds everything written before the error")
+                code = 1
+            }
+            for line in last.silentInputs { frontEnd.say(line) }
+        }
+        if let message = parts.levels?.failure, last?.ending != .levelsFailed(message) {
+            frontEnd.error(message)
+            code = 1
+        }
+        for line in takeLines(parts) { frontEnd.say(line) }
+        for (number, frame) in parts.markers.unclaimed {
+            let why = parts.takes != nil ? "no take was recording" : "after the last frame written"
+            frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
+        }
+        frontEnd.say(summary(parts, totals: totals, firstStart: firstStart))
+        if parts.finisher?.plotFailed.load(ordering: .relaxed) == true { code = 1 }
+        parts.events?.emit(.stopped, frame: totals.receivedFrames, [("exit_code", .int(Int64(code)))])
+        if let failure = parts.events?.failure { frontEnd.error(failure) }
+        return code
+    }
+
+    /// The one line said at the end: what was recorded, played or monitored, over the
+    /// whole run (every turn's files and counts).
+    func summary(_ parts: SessionParts, totals: RunTotals, firstStart: WallClockTime?) -> String {
+        let seconds = String(printf: "%.3f", Double(totals.receivedFrames) / Double(parts.sampleRate))
+        if let files = parts.files {
+            let spec = files.spec
+            // Read once every writer has ended (the last one's end orders this read).
+            let frames = files.framesWritten
+            let recorded = String(printf: "%.3f", Double(frames) / Double(spec.fileRate))
+            // Armed with no take, no file was made: say so rather than name one.
+            let names = files.files.names ?? (spec.takes ? "no file" : spec.path)
+            var line = "recorded \(names): \(recorded) s, \(frames) frames, \(counted(parts.channels, "channel")), \(totals.xruns) xruns, \(totals.droppedFrames) dropped frames"
+            if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
+            if let toneText = toneText(parts) { line += ", tone \(toneText)" }
+            if options.printStart, let firstStart { line += ", first frame at \(firstStart.iso8601)" }
+            return line + totals.gapText
+        }
+        if let toneText = toneText(parts) {
+            return "played \(toneText): \(seconds) s, \(counted(parts.outputs, "output")), \(totals.xruns) xruns" + totals.gapText
+        }
+        return "monitored \(seconds) s, \(counted(parts.channels, "channel")), \(totals.xruns) xruns" + totals.gapText
+    }
+
+    /// The tone as asked (`440 Hz`) and, if keys or OSC moved it, where it ended
+    /// (`440 Hz (last 1059.46 Hz)`); nil without a tone.
+    private func toneText(_ parts: SessionParts) -> String? {
+        guard let asked = parts.tone?.frequency else { return nil }
+        let last = control.playingTone.frequency
+        return "\(asked.plainText) Hz" + (last == asked ? "" : String(printf: " (last %.2f Hz)", last))
+    }
+
+    /// One line per take, for the summary: its files, its length and where it began.
+    func takeLines(_ parts: SessionParts) -> [String] {
+        guard let ledger = parts.takes else { return [] }
+        let (list, count) = ledger.takes
+        if count == 0 { return ["no take was recorded"] }
+        var lines = list.map { take in
+            "take \(take.number): \(take.files.names ?? "no file"): \(Self.seconds(take.frames, parts.files?.spec.fileRate ?? parts.sampleRate)), \(take.frames) frames, from frame \(take.firstFrame) of the run (\(Self.seconds(take.firstFrame, parts.sampleRate)))"
+        }
+        if count > list.count { lines.append("… and \(count - list.count) takes more") }
+        return lines
+    }
+
+    /// The line said once the run has started, when armed.
+    static func armedLine(_ parts: SessionParts) -> String? {
+        guard let take = parts.takeSettings else { return nil }
+        let rate = parts.sampleRate
+        let preRoll = String(printf: "%.3f", Double(take.preRollFrames) / Double(rate))
+        switch take.start {
+        case let .level(level):
+            return "armed: a take starts at a peak of \(decibels(level)), ends after \(seconds(take.stopAfterFrames, rate)) below \(decibels(take.stopLevel)); \(preRoll) s of pre-roll"
+        case .transport:
+            return "armed: a take records while the JACK transport rolls, and \(seconds(take.stopAfterFrames, rate)) after; \(preRoll) s of pre-roll"
+        }
+    }
+
+    /// `frames` at `rate` as "1.234 s".
+    static func seconds(_ frames: Int64, _ rate: Int) -> String {
+        String(printf: "%.3f s", Double(frames) / Double(rate))
+    }
+
+    /// A linear level as "-30.0 dBFS".
+    static func decibels(_ level: Float) -> String {
+        level > 0 ? String(printf: "%.1f dBFS", 20 * log10(Double(level))) : "-inf dBFS"
+    }
+}
+
+/// "1 channel", "2 channels".
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -1,0 +1,161 @@
+import FoundationEssentials
+import Glibc
+import JackwaveSoundFiles
+
+/// One jackwave run (`--record`, `--tone`, or metering), from its options to its summary:
+/// the one place where a run is built and its connections come and go.
+///
+/// Order is the point of this type:
+/// 1. `init`: every check that needs only the options and the disk (usage errors, exit 2,
+///    nothing touched), then remote control's socket (a port in use is exit 1, before any file).
+/// 2. `run`: the client and its ports, every check that needs the server (usage errors),
+///    then the run's outputs (`SessionParts`: files, level stream, events), then turn after
+///    turn (`ClientRun`): with `--reconnect`, a server that goes away ends a turn quietly,
+///    the session waits for it to come back and starts the next turn, its files numbered
+///    on, its timeline, levels, loudness, takes and totals carried across.
+/// 3. The end: the open take ended, the analysis and the file finisher (cues, pictures,
+///    hooks) allowed to finish, then the lines and the summary, and the exit code.
+public final class Session {
+    let options: RunOptions
+    let frontEnd: RunFrontEnd
+    /// What the keys and OSC act on, whichever turn runs.
+    public let control: RunControl
+    let remote: (control: RemoteControl, server: OscServer)?
+    let recordFormat: SoundFormat?
+    /// The turn running now, for the meter's connection names.
+    private var current: ClientRun?
+
+    /// Checks the options against the disk and starts remote control; nothing else is
+    /// touched. `requestStop` is what a remote `/jackwave/stop` does (an interrupt, as Ctrl-C).
+    public init(options o: RunOptions, frontEnd: RunFrontEnd, requestStop: @escaping @Sendable () -> Void) throws(SessionError) {
+        options = o
+        self.frontEnd = frontEnd
+        do throws(UsageError) {
+            recordFormat = try o.checkOutputs()
+        } catch {
+            throw .usage(error.message)
+        }
+        control = RunControl(tone: o.toneFrequency.map {
+            ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
+        }, records: o.records)
+        if let port = o.oscPort {
+            let remote = RemoteControl(control: control, requestStop: requestStop)
+            guard let server = OscServer(port: port, handler: { path, arguments in remote.handle(path, arguments) }) else {
+                throw .runtime("--osc \(port): cannot listen on UDP port \(port) (in use?)")
+            }
+            self.remote = (remote, server)
+        } else {
+            remote = nil
+        }
+    }
+
+    /// Runs to the end; returns the exit code (0 done, 1 runtime failure, 2 bad usage).
+    public func run() -> Int32 {
+        JackClient.silenceLibraryMessages()
+        var client: JackClient
+        do throws(JackError) {
+            client = try JackClient(name: options.clientName, server: options.server)
+        } catch {
+            frontEnd.error(error.message)
+            return 1
+        }
+        let parts: SessionParts
+        var ports: ClientPorts
+        do throws(SessionError) {
+            ports = try ClientPorts(options, client: client, channels: nil)
+            parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
+                                     remoteLines: remote?.control.lines, display: { [unowned self] names, rate, target in
+                                         frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
+                                                              connections: { [unowned self] in
+                                                                  current?.ports.inputs.map(\.connections) ?? []
+                                                              })
+                                     })
+        } catch {
+            frontEnd.error(error.message)
+            return close(client, code: error.exitCode)
+        }
+        // The other clients' ports the patterns matched: what a reconnect waits to see again
+        // (our own come back when the next turn registers them).
+        let sourceCount = ports.sources.filter { source in !ports.outputs.contains { $0.fullName == source } }.count
+        var totals = RunTotals()
+        var firstStart: WallClockTime?
+        // What the last turn left when the server went away: the wall time of its last frame.
+        var lostAt: WallClockTime?
+        while true {
+            let turn: ClientRun
+            do throws(SessionError) {
+                turn = try ClientRun(client: client, ports: ports, parts: parts, timelineBase: totals.receivedFrames,
+                                     frameLimit: options.duration.map {
+                                         Int64(($0 * Double(parts.sampleRate)).rounded()) - totals.receivedFrames
+                                     },
+                                     tone: control.toneSettings(parts.tone), writerStallMicroseconds: Self.testStall())
+            } catch {
+                frontEnd.error(error.message)
+                let code = finish(parts, totals: totals, last: nil, code: 1, firstStart: firstStart)
+                return close(client, code: code)
+            }
+            current = turn
+            let end = turn.run(frontEnd, control: control, onActivated: frontEnd.receiveInterrupts) { start in
+                if let lost = lostAt {
+                    let gap = ServerGap(from: lost, to: start, sampleRate: parts.sampleRate)
+                    totals.add(gap)
+                    parts.events?.emit(.serverBack, frame: totals.receivedFrames,
+                                       [("gap_seconds", .double(gap.seconds)), ("frames_lost", .int(gap.framesLost)),
+                                        ("lost_by", .string("wall_time"))])
+                    parts.levels?.beginConnection(timelineBase: totals.receivedFrames, gapSeconds: gap.seconds)
+                    frontEnd.say(String(printf: "the server is back after %.3f s (about %lld frames lost, by wall time × rate); ",
+                                        gap.seconds, gap.framesLost)
+                                 + (parts.files == nil ? "going on" : "recording on"))
+                } else {
+                    firstStart = start
+                    if options.printStart { frontEnd.say("first frame at \(start.iso8601)") }
+                    if let line = Self.armedLine(parts) { frontEnd.say(line) }
+                }
+            }
+            totals.add(end)
+            guard end.ending == .serverGone && options.reconnect && end.lateWriteFailure == nil else {
+                let code = finish(parts, totals: totals, last: end, code: end.ending.exitCode, firstStart: firstStart)
+                return withExtendedLifetime(turn) { close(client, code: code) }
+            }
+            parts.events?.emit(.serverLost, frame: totals.receivedFrames, [("reason", .string("the JACK server went away"))])
+            frontEnd.say("waiting for a JACK server to come back (\(parts.files?.currentPath ?? "the file") holds everything received; Ctrl-C stops)")
+            lostAt = end.endTime ?? WallClockTime.now()
+            // The old client's threads have stopped with their server; closing frees it.
+            _ = withExtendedLifetime(turn) { client.close(timeout: 2) }
+            current = nil
+            guard let next = waitForServer(sourceCount: sourceCount, parts: parts) else {
+                frontEnd.say("stopped while waiting for the server")
+                return finish(parts, totals: totals, last: nil, code: 0, firstStart: firstStart)
+            }
+            client = next
+            parts.loudness?.breakStream()
+            do throws(SessionError) {
+                guard client.sampleRate == parts.sampleRate else {
+                    throw .runtime("the JACK server came back at \(client.sampleRate) Hz, not \(parts.sampleRate) Hz; stopped, since a run has one rate (everything received is in the files)")
+                }
+                ports = try ClientPorts(options, client: client, channels: parts.channels)
+            } catch {
+                frontEnd.error(error.message)
+                let code = finish(parts, totals: totals, last: nil, code: 1, firstStart: firstStart)
+                return close(client, code: code)
+            }
+        }
+    }
+
+    /// Closes the client (with a watchdog) and passes the exit code on.
+    private func close(_ client: JackClient, code: Int32) -> Int32 {
+        if !client.close(timeout: 2) {
+            // Leave without running exit handlers: libjack's own could wait on the same lock.
+            frontEnd.say("libjack did not close the client within 2 s; exiting anyway (the files are complete)")
+            _exit(code)
+        }
+        return code
+    }
+
+    /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before
+    /// each pass, to provoke a full ring for real.
+    static func testStall() -> UInt32 {
+        guard let text = ProcessInfo.processInfo.environment["JACKWAVE_TEST_WRITER_STALL_US"] else { return 0 }
+        return UInt32(text) ?? 0
+    }
+}

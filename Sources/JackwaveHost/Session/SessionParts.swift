@@ -1,0 +1,142 @@
+import FoundationEssentials
+import Glibc
+import JackwaveLevelStream
+import JackwaveSoundFiles
+
+/// Everything a run keeps from its first connection to its last: built once, when the first
+/// connection has told the server's rate and the ports, in the order that keeps the rules
+/// (every usage check before any file; the files, the level stream and the events opened
+/// before the audio starts). Each connection (`ClientRun`) is built from these.
+final class SessionParts {
+    let options: RunOptions
+    /// The run's rate (every connection must have it) and its input and output counts.
+    let sampleRate: Int
+    let channels: Int
+    let outputs: Int
+    let period: Int
+    /// Lines for the user from every thread but the realtime one.
+    let messages = MessageQueue()
+    let markers = MarkerBook()
+    let events: EventLog?
+    let hook: CloseHook?
+    let finisher: FileFinisher?
+    let observer: RunObserver
+    /// Armed: how takes start and end, and the run's takes.
+    let takeSettings: TakeSettings?
+    let takes: TakeLedger?
+    let files: RecordingFiles?
+    let loudness: LoudnessFeed?
+    let levels: LevelPipeline?
+    let tone: ToneSettings?
+
+    /// Checks what needs the server's rate and the ports (usage errors), then opens the
+    /// run's outputs: the first file, the level stream, the events (runtime errors).
+    /// `display` makes the front end's live view of the levels, if it shows one.
+    /// Where the lines of the run's threads wait for the main loop: the run's own, the
+    /// hook's, the file finisher's, remote control's.
+    let lineQueues: [MessageQueue]
+
+    init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remoteLines: MessageQueue?,
+         display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
+        options = o
+        let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
+        self.sampleRate = sampleRate
+        self.period = period
+        self.channels = channels
+        outputs = ports.outputs.count
+        // Every check that needs the server's rate and the port count, then (only then) files.
+        if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
+            throw .usage("--tone \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
+        }
+        let spec: RecordingSpec?
+        let takeSettings: TakeSettings?
+        do throws(UsageError) {
+            spec = try o.recordPath.map { path throws(UsageError) in
+                try o.recordingSpec(path: path, format: format!, channels: channels, serverRate: sampleRate, period: period)
+            }
+            takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
+        } catch {
+            throw .usage(error.message)
+        }
+        let writerFrames = Int(o.bufferSeconds * Double(sampleRate))
+        let meter = channels > 0 ? display(ports.inputs.map(\.shortName), sampleRate, o.loudness ? o.targetLoudness : nil) : nil
+        self.takeSettings = takeSettings
+        let levelsWanted = channels > 0 && (o.levelsPath != nil || meter != nil)
+        let messages = self.messages
+        let loudness: LoudnessFeed?
+        if o.loudness && channels > 0 {
+            guard let feed = LoudnessFeed(channels: channels, sampleRate: sampleRate, writerFrames: writerFrames,
+                                          keepsReadings: levelsWanted, messages: messages) else {
+                throw .usage("--loudness: libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
+            }
+            loudness = feed
+        } else {
+            loudness = nil
+        }
+        self.loudness = loudness
+        tone = o.toneFrequency.map { ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000) }
+        let takes = takeSettings.map { TakeLedger(maximumTakes: $0.maximumTakes) }
+        self.takes = takes
+
+        // The outputs, now that nothing more can be refused as bad usage.
+        let events: EventLog?
+        do throws(EventLogError) {
+            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
+        } catch {
+            throw .runtime(error.message)
+        }
+        self.events = events
+        let hook = o.onClose.map { CloseHook(command: $0, events: events) }
+        self.hook = hook
+        // Each file's own loudness when there are several: numbered files.
+        let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, measuresLoudness: o.loudness && $0.naming.isNumbered,
+                                               events: events, hook: hook) }
+        self.finisher = finisher
+        let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
+        self.observer = observer
+        files = spec.map { RecordingFiles(spec: $0, observer: observer) }
+        if let files, !files.spec.takes {
+            do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
+        }
+        if levelsWanted {
+            var stream: LevelStreamWriter?
+            if let path = o.levelsPath {
+                // The CSV's columns are the ports' short names (`in_1`…).
+                var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
+                                                     sampleRate: sampleRate, channelNames: ports.inputs.map(\.shortName),
+                                                     loudness: loudness != nil)
+                formatter.takeColumn = takes != nil
+                formatter.gapColumn = o.reconnect
+                do throws(LevelStreamError) {
+                    stream = try LevelStreamWriter(path: path, formatter: formatter)
+                } catch {
+                    throw .runtime(error.message)
+                }
+            }
+            levels = LevelPipeline(channels: channels, sampleRate: sampleRate, stream: stream,
+                                   intervalFrames: o.levelIntervalMilliseconds.map {
+                                       LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
+                                   },
+                                   display: meter, loudness: loudness, takes: takes)
+        } else {
+            levels = nil
+        }
+        lineQueues = [messages] + [hook?.messages, finisher?.messages, remoteLines].compactMap { $0 }
+        hook?.start()
+        loudness?.start()
+    }
+
+    /// Says every line the run's threads have queued, oldest first per queue.
+    func flushLines(to ui: RunFrontEnd) {
+        for queue in lineQueues {
+            for line in queue.drain() { ui.say(line) }
+        }
+    }
+
+    /// The audio ring a connection needs: the writer's (`--buffer`) when recording, a short
+    /// one for the loudness analysis alone when only metering, none otherwise.
+    var audioRingFrames: Int {
+        if files != nil { return Int(options.bufferSeconds * Double(sampleRate)) }
+        return loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
+    }
+}
