@@ -10,6 +10,7 @@ public enum Jackwave {
         case "plot": return PlotCommand.run(Array(arguments.dropFirst()))
         case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
         case "loudness": return LoudnessCommand.run(Array(arguments.dropFirst()))
+        case "measure": return MeasureCommand.run(Array(arguments.dropFirst()))
         // Hidden (in no help, so in no man page): what scripts/package and scripts/install
         // generate the man page and the completions with.
         case "--man":

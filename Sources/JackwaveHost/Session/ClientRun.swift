@@ -141,7 +141,7 @@ final class ClientRun {
             ui.error(error.message)
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
-            return ClientRunEnd(ending: .writeFailed(error.message), handledInterrupts: 0, silentInputs: [])
+            return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }
         for failure in ports.plan.connect(client) { ui.say(failure) }
         waitForConnections()

@@ -12,6 +12,8 @@ public enum RunEnding: Equatable, Sendable {
     case writeFailed(String)
     /// The level stream could not be written (a closed pipe, …).
     case levelsFailed(String)
+    /// The client could not be activated (its line is said where it failed).
+    case activationFailed
 
     /// 0 for an ending the user asked for, 1 for a runtime failure.
     public var exitCode: Int32 {
@@ -29,7 +31,7 @@ public enum RunEnding: Equatable, Sendable {
             "the JACK server's sample rate changed from \(from) Hz to \(to) Hz; stopped, since a file has one rate (everything received at \(from) Hz is in it)"
         case let .writeFailed(message): "\(message); stopped, the file holds everything written before the error"
         case let .levelsFailed(message): message
-        case .finished, .interrupted: nil
+        case .finished, .interrupted, .activationFailed: nil
         }
     }
 }

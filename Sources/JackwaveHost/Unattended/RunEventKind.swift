@@ -24,7 +24,7 @@ public enum RunEventKind: String, Sendable {
     case onCloseFailed = "on_close_failed"
     /// Frame 0 of the run (or of a connection after a reconnect).
     case started
-    /// The run ended (`reason`).
+    /// The run ended (`exit_code`).
     case stopped
     /// A marker was dropped (`m`, SIGUSR1, `/jackwave/marker`): its `number` and `label`.
     case marker

@@ -6,7 +6,8 @@ extension RunOptionsParser {
     static let unattended = OptionSection<RunOptions>("Unattended", [
         Option("--events", value: "FILE|-", kind: .file(extensions: ["jsonl", "ndjson"]),
                help: "what happens, as JSON Lines: files opened and closed, xruns,",
-                     "drops, skipped cycles, connections, server lost and back") { o, s throws(UsageError) in
+                     "drops, skipped cycles, connections, server lost and back,",
+                     "markers, takes, each file's and take's loudness") { o, s throws(UsageError) in
             o.eventsPath = try s.nonEmptyValue()
         },
         Option("--on-close", value: "CMD", needs: "--record",
@@ -19,7 +20,7 @@ extension RunOptionsParser {
                      "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
         Option("--osc", value: "PORT",
                help: "remote control over OSC on UDP PORT: /jackwave/stop, split,",
-                     "status, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
+                     "marker, status, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
             o.oscPort = try s.integer(in: 1...65535)
         },
     ])

@@ -30,6 +30,7 @@ public enum RunOptionsParser {
             "jackwave plot FILE -o OUT.png|svg  draw a recording or a level stream",
             "jackwave levels FILE [--block N] [-o OUT]   a sound file's level stream, offline",
             "jackwave loudness FILE... [--json]          loudness (EBU R 128) and true peak, offline",
+            "jackwave measure [-t PORT] [-p PORT] [--json FILE]  latency, response, distortion, noise",
         ],
         argument: nil,
         sections: [recording, takes, tone, levels, unattended, station, jack, information],
