@@ -218,7 +218,10 @@ struct CombinationMatrixEndToEndTests {
         if !tone {
             return TestPattern.phase(of: b[0, 0]) == (TestPattern.phase(of: a[a.frames - 1, 0]) + 1) % 16384
         }
-        let n = min(1000, a.frames, b.frames)
+        // At most half of `b`: a piece cut short by a restart right after a split ends with
+        // the resampler's tail (`--rate`), which is no sine; one too short to fit is not judged.
+        let n = min(1000, a.frames, b.frames / 2)
+        guard n >= 64 else { return true }
         let joined = Array(a.samples[(a.samples.count - n)...]) + Array(b.samples[0..<n])
         let residual = Signal.sineResidual(joined, frequency: 997, rate: Double(a.sampleRate)).map(abs).max() ?? 1
         return residual < 1e-3
