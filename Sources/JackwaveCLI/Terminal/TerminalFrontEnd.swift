@@ -44,8 +44,8 @@ final class TerminalFrontEnd: RunFrontEnd {
     var interrupts: Int { SignalTrap.count }
 
     func say(_ line: String) {
-        if let meter { meter.printAbove("jackwave: \(line)") }
-        else if let toneStatus { toneStatus.printAbove("jackwave: \(line)") }
+        if let meter { meter.printAbove("jackwave: \(TerminalEscaping.escape(line))") }
+        else if let toneStatus { toneStatus.printAbove("jackwave: \(TerminalEscaping.escape(line))") }
         else { Console.say(line) }
     }
 
