@@ -51,8 +51,9 @@ let package = Package(
         /// for the offline measure. No JACK.
         .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
-        /// same for the live stream and `jackwave levels`. Depends on nothing.
-        .target(name: "JackwaveLevelStream"),
+        /// same for the live stream and `jackwave levels`. JackwaveSoundFiles only for
+        /// `CreatedFile`, the one way jackwave creates a file.
+        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveSoundFiles"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
         /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
         /// (`--loudness`) runs in its own thread here.

@@ -24,6 +24,13 @@ public struct RecordingSpec: Sendable, Equatable {
     public var firstPiece = 1
     /// Numbered files even without `--split` (`--reconnect`: a restart starts the next one).
     public var alwaysNumbered = false
+    /// `--force`: a plain file at a piece's path is overwritten (`CreatedFile.Policy.replace`)
+    /// instead of refused. Never for takes, which are numbered past the files that exist.
+    public var replacesFiles = false
+
+    /// How each file is created (`CreatedFile`): never through a link, and over an existing
+    /// plain file only with `--force`.
+    public var creationPolicy: CreatedFile.Policy { replacesFiles && !takes ? .replace : .new }
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
                 fileRate: Int, dither: Bool, splitFrames: Int64?) {
