@@ -74,6 +74,8 @@ public struct RunOptions: Equatable, Sendable {
     public var eventsPath: String?
     /// `--on-close CMD`: run after each file is finalized.
     public var onClose: String?
+    /// `--on-close-timeout SEC`: a hook running longer is stopped (its process group), nil for no bound.
+    public var onCloseTimeout: Double?
     /// `--reconnect`: survive the server stopping or restarting.
     public var reconnect = false
     /// `--osc PORT`: remote control over UDP.

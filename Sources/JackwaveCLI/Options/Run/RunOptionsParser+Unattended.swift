@@ -14,6 +14,11 @@ extension RunOptionsParser {
                      "a failure is reported and never stops the recording") { o, s throws(UsageError) in
             o.onClose = try s.nonEmptyValue()
         },
+        Option("--on-close-timeout", value: "SEC", needs: "--on-close",
+               help: "stop a hook (its whole process group: SIGTERM, then SIGKILL)",
+                     "that runs longer than SEC seconds; said, and an event") { o, s throws(UsageError) in
+            o.onCloseTimeout = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
+        },
         Option("--reconnect",
                help: "when the server stops or restarts, finalize the file, wait for a",
                      "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
