@@ -18,12 +18,12 @@ extension RunCommand {
         guard o.eventsPath != nil || o.onClose != nil || remote != nil else { return (true, nil) }
         let events: EventLog?
         do throws(EventLogError) {
-            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
+            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path, policy: o.force ? .replace : .new) }
         } catch {
             Console.error(error.message)
             return (false, nil)
         }
-        let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events) })
+        let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout) })
         observer.hook?.start()
         (observer.remote, observer.oscServer) = (remote?.0, remote?.1)
         return (true, observer)
@@ -39,7 +39,10 @@ extension RunCommand {
     static func finishObserver(_ observer: RunObserver?, code: Int32, frame: Int64) {
         guard let observer else { return }
         if let hook = observer.hook {
-            hook.finish()
+            // One more Ctrl-C or SIGTERM while the hooks run stops them: an ending never
+            // waits on a hook it was told not to.
+            let interrupts = SignalTrap.count
+            hook.finish(giveUp: { SignalTrap.count > interrupts })
             for line in hook.messages.drain() { Console.say(line) }
         }
         if let remote = observer.remote {

@@ -160,7 +160,7 @@ public enum RunCommand {
                                                      loudness: loudness != nil)
                 formatter.takeColumn = o.armed && o.records
                 do throws(LevelStreamError) {
-                    stream = try LevelStreamWriter(path: path, formatter: formatter)
+                    stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.force ? .replace : .new)
                 } catch {
                     Console.error(error.message)
                     return .refused(1)
@@ -268,6 +268,7 @@ public enum RunCommand {
         var spec = RecordingSpec(path: path, format: format, depth: o.depth, channels: channels, inputRate: serverRate,
                                  fileRate: rate, dither: o.dither, splitFrames: split)
         spec.takes = o.armed
+        spec.replacesFiles = o.force
         return spec
     }
 

@@ -128,7 +128,8 @@ public final class RecordingFiles: @unchecked Sendable {
 
     func open(piece: Int) throws(SoundFileError) -> SoundFile {
         let file = try SoundFile(writingTo: spec.path(ofPiece: piece), format: spec.formatWord, channels: spec.channels,
-                                 sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
+                                 sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV,
+                                 policy: spec.creationPolicy)
         // Separate inputs, not a 5.1 or 7.1 mix: see `SeparateInputsLayout`.
         if let map = SeparateInputsLayout.channelMap(channels: spec.channels, format: spec.formatWord) { file.setChannelMap(map) }
         written.withLock { $0.append(file.path) }
