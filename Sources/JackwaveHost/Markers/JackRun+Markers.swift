@@ -2,13 +2,17 @@ import FoundationEssentials
 import JackwaveSoundFiles
 
 extension JackRun {
-    /// Drops a marker at the current frame (the last frame the callback has taken):
-    /// thread-safe, for the terminal's `m` and any control interface. Returns its number.
+    /// Drops a marker at `frame` (a stream frame), by default the current one (the last frame
+    /// the callback has taken): thread-safe, for the terminal's `m` and any control interface.
+    /// Returns its number; nil (and a line) once the run holds `MarkerBook.maximumMarkers`.
     @discardableResult
-    public func dropMarker(label: String? = nil) -> Int {
+    public func dropMarker(label: String? = nil, atFrame given: Int64? = nil) -> Int? {
         // A lone counter (relaxed): the frame the callback had reached, within a period.
-        let frame = Int64(signals.streamFrames.load(ordering: .relaxed))
-        let number = markers.drop(atFrame: frame)
+        let frame = given ?? Int64(signals.streamFrames.load(ordering: .relaxed))
+        guard let number = markers.drop(atFrame: frame) else {
+            messages.post("marker not dropped: this run already holds \(MarkerBook.maximumMarkers) markers, the most it keeps")
+            return nil
+        }
         let named = label.map { " (\($0))" } ?? ""
         messages.post("marker \(number)\(named) at \(Self.seconds(frame, sampleRate))")
         observer?.events?.emit(.marker, frame: observer?.timeline(streamFrame: Int(frame)) ?? frame,
