@@ -28,7 +28,7 @@ extension RunCommand {
     /// across them. A connection's run lives only for its turn of the loop, so its ring is
     /// unmapped before the next is built (the soak's RSS stays flat).
     static func runReconnecting(_ o: RunOptions, client firstClient: JackClient, recordFormat: SoundFormat?,
-                                remote: (RemoteControl, OscServer)?) -> Int32 {
+                                remote: RemoteControl?) -> Int32 {
         var client = firstClient
         var observer: RunObserver?
         var continuation: Continuation?
@@ -80,7 +80,7 @@ extension RunCommand {
             // The old client's threads have stopped with their server; closing frees it.
             _ = withExtendedLifetime(run) { client.close(timeout: 2) }
 
-            guard let next = waitForServer(o, sourceCount: sourceCount) else {
+            guard let next = waitForServer(o, sourceCount: sourceCount, remote: remote) else {
                 Console.say(run.summary() + ", stopped while waiting for the server")
                 finishObserver(observer, code: 0, run: run)
                 return 0
@@ -94,11 +94,17 @@ extension RunCommand {
     /// Polls for the server every `reconnectPoll` until a client opens, then waits (at most
     /// `sourceWait`) until the `--port` patterns match `sourceCount` ports again. Returns
     /// the client with SIGINT and SIGTERM held on this thread (its threads must not take
-    /// them), or nil once the user interrupts.
-    static func waitForServer(_ o: RunOptions, sourceCount: Int) -> JackClient? {
+    /// them), or nil once the user interrupts. OSC is answered meanwhile (`remote.pump`):
+    /// its inbox is emptied while jackwave waits too.
+    static func waitForServer(_ o: RunOptions, sourceCount: Int, remote: RemoteControl? = nil) -> JackClient? {
         let handled = SignalTrap.count
+        let answerRemote = {
+            remote?.pump()
+            for line in remote?.lines.drain() ?? [] { Console.say(line) }
+        }
         while SignalTrap.count == handled {
             usleep(reconnectPoll)
+            answerRemote()
             SignalTrap.holdOnMainThread()
             guard let client = try? JackClient(name: o.clientName, server: o.server) else {
                 SignalTrap.receiveOnMainThread()
@@ -108,6 +114,7 @@ extension RunCommand {
             while sourceCount > 0 && !SignalTrap.isPending && Date() < deadline
                     && ((try? PortPatterns.resolve(o.portPatterns, among: client.portNames(direction: .output), what: "source"))?.count ?? 0) < sourceCount {
                 usleep(50_000)
+                answerRemote()
             }
             if SignalTrap.isPending {
                 _ = client.close(timeout: 2)

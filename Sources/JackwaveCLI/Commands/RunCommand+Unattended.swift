@@ -14,7 +14,7 @@ extension RunCommand {
     /// The observer `--events`, `--on-close` and `--osc` ask for, its hook thread started;
     /// nil when none is given. Opening the event file can fail: one line, and `ok` false
     /// (the caller exits 1).
-    static func openObserver(_ o: RunOptions, remote: (RemoteControl, OscServer)?) -> (ok: Bool, observer: RunObserver?) {
+    static func openObserver(_ o: RunOptions, remote: RemoteControl?) -> (ok: Bool, observer: RunObserver?) {
         guard o.eventsPath != nil || o.onClose != nil || remote != nil else { return (true, nil) }
         let events: EventLog?
         do throws(EventLogError) {
@@ -25,7 +25,7 @@ extension RunCommand {
         }
         let observer = RunObserver(events: events, hook: o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout) })
         observer.hook?.start()
-        (observer.remote, observer.oscServer) = (remote?.0, remote?.1)
+        observer.remote = remote
         return (true, observer)
     }
 
@@ -47,6 +47,7 @@ extension RunCommand {
         }
         if let remote = observer.remote {
             remote.attach(nil)
+            remote.finish()
             for line in remote.lines.drain() { Console.say(line) }
         }
         observer.events?.emit(.stopped, frame: frame, [("exit_code", .int(Int64(code)))])
@@ -55,14 +56,12 @@ extension RunCommand {
 }
 
 extension RunCommand {
-    /// `--osc PORT`: the remote control and its OSC server, listening from now on (its
-    /// thread is created while SIGINT and SIGTERM are still held, so it never takes them).
-    /// A stop over OSC is an interrupt, exactly as Ctrl-C.
-    static func startRemoteControl(port: Int) -> (RemoteControl, OscServer)? {
+    /// `--osc`: the remote control and its listener, listening from now on (its thread is
+    /// created while SIGINT and SIGTERM are still held, so it never takes them). A stop over
+    /// OSC is an interrupt, as Ctrl-C.
+    static func startRemoteControl(_ binding: OscBinding, allowing allowed: OscAllowList) throws(OscListenerError) -> RemoteControl {
         let remote = RemoteControl(requestStop: { SignalTrap.interruptFromRemote() })
-        guard let server = OscServer(port: port, handler: { path, arguments in remote.handle(path, arguments) }) else {
-            return nil
-        }
-        return (remote, server)
+        try remote.listen(on: binding, allowing: allowed)
+        return remote
     }
 }

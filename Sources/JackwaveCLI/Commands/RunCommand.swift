@@ -27,13 +27,17 @@ public enum RunCommand {
             return 2
         }
         // Before any file: a port that cannot be bound stops the run here (exit 1).
-        var remote: (RemoteControl, OscServer)?
-        if let port = o.oscPort {
-            guard let made = startRemoteControl(port: port) else {
-                Console.error("--osc \(port): cannot listen on UDP port \(port) (in use?)")
+        var remote: RemoteControl?
+        if let binding = o.osc {
+            do throws(OscListenerError) {
+                remote = try startRemoteControl(binding, allowing: OscAllowList(o.oscAllow))
+            } catch {
+                Console.error("--osc: \(error.message)")
                 return 1
             }
-            remote = made
+            if !binding.isLoopbackOnly && o.oscAllow.isEmpty {
+                Console.say("OSC on \(binding) admits only this machine's own senders: --osc-allow CIDR admits others")
+            }
         }
 
         // 2. JACK: client and ports; port patterns need the ports to exist.

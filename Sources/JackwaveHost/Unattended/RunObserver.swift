@@ -9,9 +9,8 @@ import Synchronization
 public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     public let events: EventLog?
     public let hook: CloseHook?
-    /// `--osc`: remote control, and the server that feeds it (kept alive with the run).
+    /// `--osc`: remote control (which owns its listener, kept alive with the observer).
     public var remote: RemoteControl?
-    public var oscServer: OscServer?
     /// Frames received in earlier connections (`--reconnect`): added to this connection's
     /// stream position. Set by the main thread while no writer runs; read by the writer
     /// (relaxed: the writer thread is started after the store, which orders the two).
@@ -62,10 +61,14 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     }
 
     /// On each pass of the main loop: xruns, dropped frames and frames the server skipped
-    /// since the last pass; the hook's and OSC's lines move to the run's `messages`.
+    /// since the last pass; OSC's waiting messages are acted on (`RemoteControl.pump`); the
+    /// hook's and OSC's lines move to the run's `messages`.
     public func poll(_ signals: EngineSignals, messages: MessageQueue) {
         if let hook { for line in hook.messages.drain() { messages.post(line) } }
-        if let remote { for line in remote.lines.drain() { messages.post(line) } }
+        if let remote {
+            remote.pump()
+            for line in remote.lines.drain() { messages.post(line) }
+        }
         let frame = timeline(streamFrame: signals.streamFrames.load(ordering: .relaxed))
         guard let events else { return }
         let counters: [(RunEventKind, String, Int)] = [
