@@ -6,7 +6,9 @@ import Glibc
 /// per interval, all numbers.
 extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
-    public static func parseCSV(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
+    /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
+    public static func parseCSV(_ text: some LevelStreamLines, path: String,
+                                maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
         var names: [String]? = nil
         /// An armed run's stream has a `take` column after `time`: not a channel, skipped.
         var hasTake = false
@@ -21,9 +23,10 @@ extension LevelStreamReader {
                 }
                 hasTake = header[2] == "take" && header.count >= 4
                 let columns = try LoudnessHeader(Array(header.dropFirst(hasTake ? 3 : 2)), path: path)
+                try checkChannels(columns.channelNames.count, path: path, line: number)
                 names = columns.channelNames
                 rows = LevelStreamTable(channelNames: names, channelCount: columns.channelNames.count,
-                                        hasLoudness: columns.hasLoudness)
+                                        hasLoudness: columns.hasLoudness, maximumPeaks: maximumPeaks)
                 return
             }
             let width = channelNames.count + (rows.hasLoudness ? LoudnessHeader.extraColumns(channelNames.count) : 0)

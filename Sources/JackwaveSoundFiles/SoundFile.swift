@@ -88,6 +88,12 @@ public final class SoundFile {
         }
     }
 
+    /// Frames to read at once into a buffer of at most `maximumSamples` floats (4 MiB), up to
+    /// `wanted`: a 1024-channel file gets short reads, not a 256 MB buffer.
+    public func framesPerRead(upTo wanted: Int, maximumSamples: Int = 1 << 20) -> Int {
+        Swift.max(1, Swift.min(wanted, maximumSamples / Swift.max(1, channels)))
+    }
+
     /// `sf_version_string`: the libsndfile this process runs with ("libsndfile-1.2.2").
     public static var libraryVersion: String { String(cString: sf_version_string()) }
 

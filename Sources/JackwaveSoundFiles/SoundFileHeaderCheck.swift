@@ -13,8 +13,8 @@ import CSndfile
 public enum SoundFileHeaderCheck {
     /// libsndfile's own ceiling, and JACK's port count's (`-c` takes at most 1024).
     public static let maximumChannels = 1024
-    /// Rates above this are no audio anyone records (SDR IQ files reach a few MHz).
-    public static let maximumSampleRate = 100_000_000
+    /// The highest rate jackwave records (`--rate`), and far past what audio is kept at.
+    public static let maximumSampleRate = 768_000
     /// For compressed data: FLAC's most compact frame, a constant subframe of 65535
     /// samples, is a few bytes per channel, about 10^4 samples per byte.
     public static let maximumSamplesPerByte: Int64 = 65536
