@@ -84,6 +84,13 @@ let package = Package(
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
+        /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
+        /// command lines, sound-file headers), one binary chosen by JACKWAVE_FUZZ_TARGET.
+        /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
+        /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
+        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveCLI", "JackwaveHost", "JackwaveLevelStream",
+                                                                "JackwaveSoundFiles"],
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),

@@ -39,6 +39,22 @@ public enum Jackwave {
         }
     }
 
+    /// Parses a command line as `main` would, running nothing: the usage error, or nil if it
+    /// parses. For the fuzzer (`jackwave-fuzz options`): every command's grammar from one call.
+    public static func parseOnly(_ arguments: [String]) -> String? {
+        do throws(UsageError) {
+            switch arguments.first {
+            case "plot": _ = try PlotCommand.parse(Array(arguments.dropFirst()))
+            case "levels": _ = try LevelsCommand.parse(Array(arguments.dropFirst()))
+            case "loudness": _ = try LoudnessCommand.parse(Array(arguments.dropFirst()))
+            default: _ = try RunOptionsParser.parse(arguments)
+            }
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     /// `jackwave --help`: the main command's options, and `plot`'s, which draws what it records.
     static var help: String {
         HelpText.render(RunOptionsParser.commandLine, more: [PlotCommand.mainHelpSection])
