@@ -10,6 +10,20 @@ public enum SplitNaming {
         return stem + "-" + number.zeroPadded(3) + ext
     }
 
+    /// The number after the highest piece of `base` that exists now (1 when none does): where a
+    /// run restarted with the same arguments goes on (`Restart=on-failure`), never over its own
+    /// earlier pieces. The pieces themselves are then created `O_EXCL` (`CreatedFile`), so a
+    /// piece that appears meanwhile is refused, not truncated.
+    public static func nextPiece(after base: String) -> Int {
+        let (stem, ext) = FileNames.stemAndExtension(base)
+        let prefix = FileNames.lastComponent(stem) + "-"
+        let numbers = existingPieces(of: base).compactMap { path -> Int? in
+            let name = FileNames.lastComponent(path)
+            return Int(name.dropFirst(prefix.count).dropLast(ext.count))
+        }
+        return (numbers.max() ?? 0) + 1
+    }
+
     /// Files that exist now and that a split recording of `base` could overwrite: every
     /// `stem-NNN.ext` in its directory, whatever the number (the run's length is unknown).
     public static func existingPieces(of base: String) -> [String] {
