@@ -56,6 +56,11 @@ struct OptionTableTests {
             #expect(command.parseLoop([name]) == "--version comes alone: jackwave --version")
             return
         }
+        // Expanded by Jackwave.main when first (ArgumentsFileTests); refused anywhere else.
+        if name == "--arguments" {
+            #expect(command.parseLoop([name, "x.args"]) == "--arguments comes first: jackwave --arguments FILE [more options]")
+            return
+        }
         let option = try #require(command.options.first { $0.names.contains(name) })
         let takesValue = option.label.split(separator: " ").count > option.names.count
         let attempts = takesValue ? Self.ordinaryValues.map { [name, $0] } : [[name]]

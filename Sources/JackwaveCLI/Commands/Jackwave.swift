@@ -3,7 +3,19 @@ public enum Jackwave {
     public static let version = "0.1.0"
 
     /// Runs with `arguments` (without the program name); returns the exit code.
-    public static func main(_ arguments: [String]) -> Int32 {
+    public static func main(_ given: [String]) -> Int32 {
+        var arguments = given
+        // `--arguments FILE`, first: the command line from a file, then the rest (ArgumentsFile).
+        if arguments.first == "--arguments" {
+            guard arguments.count >= 2 else {
+                Console.error("--arguments needs a value")
+                return 2
+            }
+            do throws(UsageError) { arguments = try ArgumentsFile.read(arguments[1]) + arguments.dropFirst(2) } catch {
+                Console.error(error.message)
+                return 2
+            }
+        }
         switch arguments.first {
         case "plot": return PlotCommand.run(Array(arguments.dropFirst()))
         case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
