@@ -32,8 +32,10 @@ public struct LevelStreamTable: Sendable, Equatable {
     public private(set) var rowsPerKeptRow = 1
     /// Rows read, kept or merged.
     public private(set) var rowsRead = 0
-    /// The last row's time, for the order check (a kept row's time is its first row's).
-    private var lastTime: Double?
+    /// The last row's time (a kept row's time is its first row's), for the order check and
+    /// the stream's end; and how far it came after the row before it.
+    public private(set) var lastTime: Double?
+    public private(set) var lastSpacing: Double?
 
     /// `maximumPeaks`: keep about that many peaks (`maximumRows` follows from the channels),
     /// nil to keep every row.
@@ -88,6 +90,7 @@ public struct LevelStreamTable: Sendable, Equatable {
                 throw LevelStreamReadError("\(place): peak '\(text(2 + k))' is not a level (a number ≥ 0)")
             }
         }
+        lastSpacing = lastTime.map { time - $0 }
         lastTime = time
         defer { rowsRead += 1 }
         if rowsRead % rowsPerKeptRow != 0 {

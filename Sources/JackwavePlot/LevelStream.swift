@@ -40,9 +40,14 @@ public struct LevelStream: Sendable, Equatable {
         return Swift.max(0, times[j + 1] - times[j])
     }
 
+    /// The end of the stream's last row, when its rows were merged (`rowsRead` > rows kept):
+    /// the last kept row may stand for fewer rows than the others.
+    public var end: Double?
+
     /// The time the stream covers: from 0 (the start of the recording) to the end of the
     /// last row.
     public var duration: Double {
+        if let end { return end }
         guard let last = times.last else { return 0 }
         return last + interval(ofRow: times.count - 1)
     }
@@ -57,9 +62,10 @@ public struct LevelStream: Sendable, Equatable {
         try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.read(path: path, maximumPeaks: maximumPeaks) }
     }
 
-    /// A CSV stream's text as a strip (`LevelStreamReader.parseCSV`).
-    static func parseCSV(_ text: TextBytes, path: String) throws(PlotError) -> LevelStream {
-        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.parseCSV(text, path: path) }
+    /// A CSV stream's text as a strip (`LevelStreamReader.parseCSV`), keeping about
+    /// `maximumPeaks` (nil: all).
+    static func parseCSV(_ text: TextBytes, path: String, maximumPeaks: Int? = nil) throws(PlotError) -> LevelStream {
+        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.parseCSV(text, path: path, maximumPeaks: maximumPeaks) }
     }
 
     /// A JSON Lines stream's text as a strip (`LevelStreamReader.parseJSONLines`).
@@ -83,7 +89,12 @@ public struct LevelStream: Sendable, Equatable {
                                  times: table.times, peaks: loudest)
         // A row's loudness is measured at its end: the next row's start.
         let curves = LoudnessCurves.of(table) { stream.times[$0] + stream.interval(ofRow: $0) }
-        return LevelStream(channelNames: stream.channelNames, times: stream.times, peaks: loudest, loudness: curves,
-                           rowsRead: table.rowsRead)
+        var merged = LevelStream(channelNames: stream.channelNames, times: stream.times, peaks: loudest, loudness: curves,
+                                 rowsRead: table.rowsRead)
+        if table.rowsPerKeptRow > 1, let last = table.lastTime {
+            // The true last row's end: its time and the spacing of the rows as written.
+            merged.end = last + Swift.max(0, table.lastSpacing ?? 0)
+        }
+        return merged
     }
 }
