@@ -57,8 +57,9 @@ let package = Package(
         /// for the offline measure. No JACK.
         .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
-        /// same for the live stream and `jackwave levels`. Depends on nothing.
-        .target(name: "JackwaveLevelStream"),
+        /// same for the live stream and `jackwave levels`. JackwaveSoundFiles only for
+        /// `CreatedFile`, the one way jackwave creates a file.
+        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveSoundFiles"]),
         /// `jackwave measure`'s signals and analysis (sweeps, deconvolution, harmonics, THD+N,
         /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
         .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),
@@ -96,6 +97,13 @@ let package = Package(
         .executableTarget(name: "jackwave-testdevice", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
+        /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
+        /// command lines, sound-file headers), one binary chosen by JACKWAVE_FUZZ_TARGET.
+        /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
+        /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
+        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveCLI", "JackwaveHost", "JackwaveLevelStream",
+                                                                "JackwaveSoundFiles"],
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,7 +26,6 @@ unsigned long jackwave_this_thread(void) { return (unsigned long)pthread_self();
 
 int jackwave_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC) == 0 ? 0 : errno; }
 
-#include <spawn.h>
 #include <sys/stat.h>
 
 int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds) {
@@ -36,6 +37,8 @@ int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds) {
     return 0;
 }
 
-int jackwave_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+int jackwave_make_temporary(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
+
+int jackwave_spawn_close_from(void *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
 }

@@ -6,7 +6,9 @@ import Glibc
 /// per interval, all numbers.
 extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
-    public static func parseCSV(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
+    /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
+    public static func parseCSV(_ text: some LevelStreamLines, path: String,
+                                maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
         var names: [String]? = nil
         /// An armed run's stream has a `take` column after `time`, a reconnecting run's a
         /// `gap_seconds` column after that: not channels, skipped (a gap row holds no levels).
@@ -24,9 +26,10 @@ extension LevelStreamReader {
                 hasTake = header[2] == "take" && header.count >= 4
                 hasGap = header.count >= (hasTake ? 5 : 4) && header[hasTake ? 3 : 2] == LevelStreamFormatter.gapColumnName
                 let columns = try LoudnessHeader(Array(header.dropFirst(2 + (hasTake ? 1 : 0) + (hasGap ? 1 : 0))), path: path)
+                try checkChannels(columns.channelNames.count, path: path, line: number)
                 names = columns.channelNames
                 rows = LevelStreamTable(channelNames: names, channelCount: columns.channelNames.count,
-                                        hasLoudness: columns.hasLoudness)
+                                        hasLoudness: columns.hasLoudness, maximumPeaks: maximumPeaks)
                 return
             }
             let width = channelNames.count + (rows.hasLoudness ? LoudnessHeader.extraColumns(channelNames.count) : 0)

@@ -1,6 +1,5 @@
 import Foundation
 import JackwaveHost
-import Synchronization
 import Testing
 
 /// Dead air (`--silence`): a silent gap of the set length raises `silence_started` and, when
@@ -28,13 +27,8 @@ struct AlarmsEndToEndTests {
         try OscEndToEndTests.send(port, "/jackwave/tone/pause", "i", "1")
         #expect(run.waitForStderr("dead air: silent since"), "\(run.stderrSoFar)")
         // While it lasts, /jackwave/status says for how long (its 7th field).
-        let replies = Mutex<[[OscArgument]]>([])
-        guard let peer = OscServer(port: 0, handler: { _, arguments in replies.withLock { $0.append(arguments) }; return nil }) else {
-            throw TestFailure("no OSC peer")
-        }
-        peer.send(("/jackwave/status", []), toHost: "localhost", port: port)
-        #expect(waitUntil(timeout: 10) { !replies.withLock { $0.isEmpty } })
-        let reply = replies.withLock { $0.first } ?? []
+        let peer = try OscPeer()
+        let reply = peer.status(of: port)?.arguments ?? []
         if reply.count == 8, case let .float(seconds) = reply[6] { #expect(seconds >= 1, "\(reply)") } else { Issue.record("\(reply)") }
         try OscEndToEndTests.send(port, "/jackwave/tone/pause", "i", "0")
         #expect(run.waitForStderr("dead air ended at"), "\(run.stderrSoFar)")

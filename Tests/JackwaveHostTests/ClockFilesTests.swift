@@ -68,7 +68,7 @@ struct ClockFilesTests {
 
     @Test("across two hour boundaries: three pieces named by the clock, cut at the boundaries' frames, joining sample-exact")
     func twoHourBoundaries() throws {
-        let files = RecordingFiles(spec: try spec("air.wav"), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("air.wav"), observer: nil, keeper: nil, messages: nil)
         files.setStart(WallClockTime(seconds: Self.beforeTwo, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)
         let total = (2 + 3600 + 3) * Self.rate
@@ -83,7 +83,7 @@ struct ClockFilesTests {
 
     @Test("a frame 0 between two frames: the cut is the first frame at or after the boundary")
     func boundaryBetweenFrames() throws {
-        let files = RecordingFiles(spec: try spec("odd.wav", period: "10s"), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("odd.wav", period: "10s"), observer: nil, keeper: nil, messages: nil)
         // 2.3456 s before a ten-second boundary: the boundary falls 234.56 frames in.
         files.setStart(WallClockTime(seconds: Self.beforeTwo - 1, nanoseconds: 654_400_000))
         files.beginSegment(atStreamFrame: 0)
@@ -100,7 +100,7 @@ struct ClockFilesTests {
     func patternFoldersAndSuffix() throws {
         try FileManager.default.createDirectory(atPath: dir + "/2025-03-14", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: dir + "/2025-03-14/1400.wav", contents: Data("someone else's".utf8))
-        let files = RecordingFiles(spec: try spec("air.wav", pattern: "%Y-%m-%d/%H%M.wav"), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("air.wav", pattern: "%Y-%m-%d/%H%M.wav"), observer: nil, keeper: nil, messages: nil)
         files.setStart(WallClockTime(seconds: Self.beforeTwo, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)
         write(files, from: 0, count: 300)
@@ -112,7 +112,7 @@ struct ClockFilesTests {
 
     @Test("DST ending: the clock shows 02:00 twice, and each is a boundary (the second 02:00 gets a suffix without %z)")
     func fallBack() throws {
-        let files = RecordingFiles(spec: try spec("dst.wav", pattern: "%H%M.wav", zone: Self.berlin), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("dst.wav", pattern: "%H%M.wav", zone: Self.berlin), observer: nil, keeper: nil, messages: nil)
         // 01:59:59 CEST, an hour and a second before the change.
         files.setStart(WallClockTime(seconds: Self.fallBack - 3601, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)
@@ -126,7 +126,7 @@ struct ClockFilesTests {
 
     @Test("DST starting: the clock jumps from 02:00 to 03:00; the piece after 01:00 is cut at the jump, named 03:00, and holds an hour")
     func springForward() throws {
-        let files = RecordingFiles(spec: try spec("dst.wav", pattern: "%H%M%Z.wav", zone: Self.berlin), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("dst.wav", pattern: "%H%M%Z.wav", zone: Self.berlin), observer: nil, keeper: nil, messages: nil)
         // 00:59:59 CET.
         files.setStart(WallClockTime(seconds: Self.springForward - 3601, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)
@@ -138,7 +138,7 @@ struct ClockFilesTests {
 
     @Test("a step of the wall clock cuts where it was seen, names the next piece after the new time, and loses or repeats no frame")
     func stepAhead() throws {
-        let files = RecordingFiles(spec: try spec("step.wav"), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("step.wav"), observer: nil, keeper: nil, messages: nil)
         // 10:15:00 UTC; at 2 s the clock reads an hour and a half later.
         let start = Self.beforeTwo - 13_498
         files.setStart(WallClockTime(seconds: start, nanoseconds: 0))
@@ -157,7 +157,7 @@ struct ClockFilesTests {
 
     @Test("drift under a second moves the next cut to the wall clock's boundary; the pieces still join")
     func drift() throws {
-        let files = RecordingFiles(spec: try spec("drift.wav", period: "10s"), observer: nil, keeper: nil)
+        let files = RecordingFiles(spec: try spec("drift.wav", period: "10s"), observer: nil, keeper: nil, messages: nil)
         files.setStart(WallClockTime(seconds: Self.beforeTwo, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)
         write(files, from: 0, count: 100)
@@ -172,7 +172,7 @@ struct ClockFilesTests {
     @Test("--overlap: each file holds O frames of each neighbour, never past its far cut, and the own pieces join")
     func overlap() throws {
         let log = RecordingCutTests.Log()
-        let files = RecordingFiles(spec: try spec("ov.wav", period: "10s", overlap: 300), observer: log, keeper: nil)
+        let files = RecordingFiles(spec: try spec("ov.wav", period: "10s", overlap: 300), observer: log, keeper: nil, messages: nil)
         files.setStart(WallClockTime(seconds: Self.beforeTwo, nanoseconds: 0))
         files.beginSegment(atStreamFrame: 0)
         // Cuts at 200 (14:00:00), 1200, 2200; the recording ends at 2500.
@@ -203,7 +203,7 @@ struct ClockFilesTests {
     @Test("a take cut by the clock goes on in its next piece, same take; a take's first piece is named after its first frame")
     func takeAcrossBoundary() throws {
         let log = RecordingCutTests.Log()
-        let files = RecordingFiles(spec: try spec("take.wav", period: "10s", armed: true), observer: log, keeper: nil)
+        let files = RecordingFiles(spec: try spec("take.wav", period: "10s", armed: true), observer: log, keeper: nil, messages: nil)
         files.setStart(WallClockTime(seconds: Self.beforeTwo, nanoseconds: 0))
         // Armed until frame 150 (13:59:59.5), when a take starts; the boundary falls at 200.
         files.beginSegment(atStreamFrame: 150)

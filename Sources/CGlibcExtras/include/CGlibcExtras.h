@@ -27,10 +27,14 @@ int jackwave_pipe_cloexec(int fds[2]);
 /// Returns 0, ENOTSUP where the filesystem keeps no birth time, or errno.
 int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds);
 
-/// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34): the child closes
-/// every descriptor from `lowest` up before it runs, whatever a library opened without
-/// close-on-exec (a hook must hold nothing of jackwave's). Returns 0 or errno.
-#include <spawn.h>
-int jackwave_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+/// `mkostemp(template_path, O_CLOEXEC)`: creates a new file from a template ending in
+/// `XXXXXX` (replaced in place), with `O_EXCL`, mode 0600 and close-on-exec from the start.
+/// Returns the descriptor, or -1 with errno set.
+int jackwave_make_temporary(char *template_path);
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34): the spawned
+/// program starts with every descriptor from `lowest` up closed, whatever was left open
+/// without close-on-exec. `actions` is a `posix_spawn_file_actions_t *`. Returns 0 or errno.
+int jackwave_spawn_close_from(void *actions, int lowest);
 
 #endif

@@ -59,7 +59,7 @@ enum LevelsCommand {
             sampleRate: file.sampleRate, channelNames: (1...file.channels).map { "in_\($0)" })
         let writer: LevelStreamWriter
         do throws(LevelStreamError) {
-            writer = try LevelStreamWriter(path: o.output, formatter: formatter)
+            writer = try LevelStreamWriter(path: o.output, formatter: formatter, policy: o.force ? .replace : .new, option: "-o")
         } catch {
             Console.error(error.message)
             return 1

@@ -1,3 +1,4 @@
+import Glibc
 import JackwaveSoundFiles
 import Synchronization
 
@@ -27,6 +28,7 @@ public final class RecordingFiles: @unchecked Sendable {
     let observer: (any RecordingFilesObserver)?
     /// Retention (`--keep`, `--keep-space`): told of each file made.
     let keeper: FileKeeper?
+    private let messages: MessageQueue?
     /// The file being written: its take and piece, and, from its first frame, what the
     /// observer was told of it.
     var current: SoundFile?
@@ -71,11 +73,13 @@ public final class RecordingFiles: @unchecked Sendable {
     public private(set) var failure: String?
 
     /// Files named as `spec.naming` says (numbered after the files that exist), or on the
-    /// wall clock as `spec.clock` says; each made is listed by `keeper`, if any.
-    init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, keeper: FileKeeper?) {
+    /// wall clock as `spec.clock` says; each made is listed by `keeper`, if any; lines for the
+    /// user (a name passed over) go to `messages`.
+    init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, keeper: FileKeeper?, messages: MessageQueue?) {
         self.spec = spec
         self.observer = observer
         self.keeper = keeper
+        self.messages = messages
         let overlap = Int(spec.clock?.overlapFrames ?? 0)
         history = overlap > 0 ? PreRollBuffer(capacity: overlap, channels: spec.channels) : nil
         let first = spec.naming.isNumbered ? spec.naming.firstFreeNumber() : 1
@@ -83,9 +87,10 @@ public final class RecordingFiles: @unchecked Sendable {
         nextTake = spec.takes ? first : 1
     }
 
-    /// Files named as `spec.naming` says, numbered after the files that exist.
-    public convenience init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?) {
-        self.init(spec: spec, observer: observer, keeper: nil)
+    /// Files named as `spec.naming` says, numbered after the files that exist; lines for the
+    /// user (a name passed over) go to `messages`.
+    public convenience init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, messages: MessageQueue? = nil) {
+        self.init(spec: spec, observer: observer, keeper: nil, messages: messages)
     }
 
     /// Opens the first file of an unarmed run now, on the main thread, before the run starts.
@@ -144,8 +149,8 @@ public final class RecordingFiles: @unchecked Sendable {
     /// a reconnect cut. Its file is opened at its first frame.
     func startTake() -> Int {
         if let openTake { return openTake }
-        let number = nextTake
-        nextTake += 1
+        let number = passOver(from: nextTake) { spec.naming.path(take: $0, piece: 1) }
+        nextTake = number + 1
         openTake = number
         nextPiece = 1
         return number
@@ -292,13 +297,25 @@ public final class RecordingFiles: @unchecked Sendable {
         return nil
     }
 
+    /// Names a numbered run passes over when they appear during it, at most, before it gives up.
+    static let maximumSkips = 1000
+
     /// Creates the next file: the next piece (of the open take, when armed), named by its
-    /// numbers or, on the wall clock, by its time.
+    /// numbers or, on the wall clock, by its time. A numbered name that something else has
+    /// taken meanwhile (a file, a link) is passed over, and said: the recording goes on in the
+    /// next number, and nothing is written through or over it. A name on the wall clock that
+    /// exists gets a suffix (`ExclusiveFile`).
     private func open() throws(SoundFileError) -> SoundFile {
         let take = openTake ?? 0
+        // A take's own number was checked as it started (`startTake`); pieces are checked here.
+        if spec.clock == nil, spec.naming.scheme == .pieces || spec.naming.scheme == .takePieces {
+            nextPiece = passOver(from: nextPiece) { spec.naming.path(take: take, piece: $0) }
+        }
         let piece = nextPiece
         let file: SoundFile
         if spec.clock != nil || keeper != nil {
+            // Made under the recording's folder, so that retention can list it from its own
+            // descriptor (with the folders made for it).
             let (root, relative) = spec.clock != nil ? clockName() : (FileNames.directory(spec.naming.base),
                                                                       FileNames.lastComponent(spec.naming.path(take: take, piece: piece)))
             let made = try ExclusiveFile.create(under: root, relative: relative)
@@ -307,7 +324,8 @@ public final class RecordingFiles: @unchecked Sendable {
                                  sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
         } else {
             file = try SoundFile(writingTo: spec.naming.path(take: take, piece: piece), format: spec.formatWord,
-                                 channels: spec.channels, sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
+                                 channels: spec.channels, sampleRate: spec.fileRate,
+                                 rf64AutoDowngrade: spec.format.downgradesToWAV, policy: spec.creationPolicy)
         }
         nextPiece += 1
         // Separate inputs, not a 5.1 or 7.1 mix: see `SeparateInputsLayout`.
@@ -319,6 +337,18 @@ public final class RecordingFiles: @unchecked Sendable {
         currentNumbers = (take, piece)
         currentRecord = nil
         return file
+    }
+
+    /// The first number from `first` whose name (`name(n)`) nothing holds, each one passed
+    /// over said; `first` itself when it is free (or after `maximumSkips`: the open then fails).
+    private func passOver(from first: Int, name: (Int) -> String) -> Int {
+        var number = first
+        var info = stat()
+        while lstat(name(number), &info) == 0 && number - first < Self.maximumSkips {
+            messages?.post("\(name(number)) exists (this run did not write it): going on in \(FileNames.lastComponent(name(number + 1)))")
+            number += 1
+        }
+        return number
     }
 
     func fail(_ message: String) -> Bool {

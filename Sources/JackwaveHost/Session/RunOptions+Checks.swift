@@ -73,6 +73,7 @@ extension RunOptions {
             try FileChoice.checkChannels(channels, format: format, path: path)
             return try quality?.settings(for: format, channels: channels, sampleRate: rate)
         }
+        spec.replacesFiles = force
         return spec
     }
 

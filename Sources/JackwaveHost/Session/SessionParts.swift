@@ -45,8 +45,10 @@ final class SessionParts {
     /// Where the lines of the run's threads wait for the main loop: the run's own, the
     /// hook's, the file finisher's, remote control's.
     let lineQueues: [MessageQueue]
+    /// `--osc`: its messages are acted on whenever the lines are said (`flushLines`).
+    let remote: RemoteControl?
 
-    init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remoteLines: MessageQueue?,
+    init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
          clock: RunClock, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
         self.clock = clock
@@ -102,8 +104,9 @@ final class SessionParts {
         self.eventHook = eventHook
         let events: EventLog?
         do throws(EventLogError) {
-            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path, hook: eventHook) }
-                ?? eventHook.map { EventLog(hook: $0) }
+            events = try o.eventsPath.map { path throws(EventLogError) in
+                try EventLog(path: path, policy: o.force ? .replace : .new, hook: eventHook)
+            } ?? eventHook.map { EventLog(hook: $0) }
         } catch {
             throw .runtime(error.message)
         }
@@ -123,7 +126,7 @@ final class SessionParts {
         self.keeper = keeper
         var ran: (@Sendable (String) -> Void)?
         if let keeper { ran = { path in keeper.hookRan(path) } }
-        let hook = o.onClose.map { CloseHook(command: $0, events: events, ran: ran) }
+        let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout, ran: ran) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
         let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, measuresLoudness: o.loudness && $0.naming.isNumbered,
@@ -131,7 +134,7 @@ final class SessionParts {
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
         self.observer = observer
-        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper) }
+        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages) }
         keeper?.prune(frame: 0)
         if let files, !files.spec.takes {
             // On the wall clock, the first file is named after now: frame 0 comes a moment
@@ -149,7 +152,7 @@ final class SessionParts {
                 formatter.takeColumn = takes != nil
                 formatter.gapColumn = o.reconnect
                 do throws(LevelStreamError) {
-                    stream = try LevelStreamWriter(path: path, formatter: formatter)
+                    stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.force ? .replace : .new)
                 } catch {
                     throw .runtime(error.message)
                 }
@@ -174,15 +177,18 @@ final class SessionParts {
             messages.post(alarm.line(sampleRate: sampleRate))
             events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.alarms))
         } : nil
-        lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remoteLines].compactMap { $0 }
+        self.remote = remote
+        lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remote?.lines].compactMap { $0 }
         eventHook?.start()
         hook?.start()
         loudness?.start()
         stream?.start()
     }
 
-    /// Says every line the run's threads have queued, oldest first per queue.
+    /// Acts on remote control's waiting messages, then says every line the run's threads
+    /// have queued, oldest first per queue. Main thread, in every state of the run.
     func flushLines(to ui: RunFrontEnd) {
+        remote?.pump()
         for queue in lineQueues {
             for line in queue.drain() { ui.say(line) }
         }

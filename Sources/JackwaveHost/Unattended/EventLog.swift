@@ -31,17 +31,19 @@ public final class EventLog: Sendable {
         self.hook = hook
     }
 
-    /// Opens (creates or truncates) `path`, or uses stdout for `-`; `hook` gets its lines too.
-    public init(path: String, hook: EventHook? = nil) throws(EventLogError) {
+    /// Creates `path` through `CreatedFile` (never through a link; a plain file there is
+    /// overwritten only with `policy` `.replace`, `--force`; locked while open), or uses
+    /// stdout for `-`; `hook` gets its lines too.
+    public init(path: String, policy: CreatedFile.Policy = .new, hook: EventHook? = nil) throws(EventLogError) {
         self.hook = hook
         if path == "-" {
             fd = Mutex(1)
             ownsDescriptor = false
             return
         }
-        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard opened >= 0 else { throw EventLogError(message: "--events \(path): \(String(cString: strerror(errno)))") }
-        fd = Mutex(opened)
+        do throws(CreatedFileError) { fd = Mutex(try CreatedFile.open(path, policy: policy)) } catch {
+            throw EventLogError(message: "--events \(error.message)")
+        }
         ownsDescriptor = true
     }
 

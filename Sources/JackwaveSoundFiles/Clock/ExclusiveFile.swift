@@ -7,8 +7,9 @@ import Glibc
 /// - the file is created with `O_CREAT | O_EXCL | O_NOFOLLOW`; if the name exists (or is made
 ///   meanwhile), `_2`, `_3`, … go before the extension (`1400_2.flac`, which sorts after
 ///   `1400.flac`), up to `maximumSuffix`.
-/// The caller gets the open descriptor, so that nothing can take the name between the check
-/// and the write (`SoundFile(writingTo:claimed:…)`).
+/// The caller gets the open descriptor, locked (`flock`, as `CreatedFile` locks every file
+/// being written), so that nothing can take the name between the check and the write
+/// (`SoundFile(writingTo:claimed:…)`).
 public struct ExclusiveFile: Sendable {
     /// The path as made, under `root` as given (`root/2025-03-14/1400_2.flac`).
     public let path: String
@@ -50,6 +51,8 @@ public struct ExclusiveFile: Sendable {
             let candidate = n == 1 ? name : "\(stem)_\(n)\(ext)"
             let fd = openat(folder, candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 {
+                // Locked while it is written, as every file jackwave writes (`CreatedFile`).
+                _ = flock(fd, LOCK_EX | LOCK_NB)
                 let relativePath = prefix.isEmpty ? candidate : prefix + "/" + candidate
                 return ExclusiveFile(path: join(root, relativePath), relativePath: relativePath, madeFolders: made, descriptor: fd)
             }

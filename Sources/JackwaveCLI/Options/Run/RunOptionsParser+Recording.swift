@@ -39,10 +39,10 @@ extension RunOptionsParser {
             o.fileRate = try s.integer(in: rateRange)
         },
         Option("--split", value: "SEC", needs: "--record",
-               help: "a new file every SEC seconds: FILE-001.wav, FILE-002.wav, …",
+               help: "a new file every SEC seconds (at least 1): FILE-001.wav, FILE-002.wav, …",
                      "exact frame counts, nothing lost or repeated between them;",
                      "armed, each take in pieces: FILE-003-001.wav, FILE-003-002.wav, …") { o, s throws(UsageError) in
-            o.splitSeconds = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
+            o.splitSeconds = try s.number(in: minimumSplitSeconds...maximumSeconds, what: "seconds")
         },
         Option("--print-start",
                help: "print the wall-clock time of the first frame (ISO 8601);",
