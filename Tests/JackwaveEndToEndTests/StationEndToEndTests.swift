@@ -142,7 +142,7 @@ struct StationEndToEndTests {
         // burst: a listener hears what is streamed from then on, not the seconds before.
         let icecast = try IcecastServer(sourceTimeout: 2, burst: false)
         let dir = temporaryDirectory()
-        let run = try Run.start(Run.jackwave, ["--record", dir + "/air.flac", "--reconnect", "--tone", "1000", "-p", "jackwave:out_1",
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/air.wav", "--reconnect", "--tone", "1000", "-p", "jackwave:out_1",
                                                "-c", "1", "--outputs", "1", "--no-meter", "--events", dir + "/air.jsonl",
                                                "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.opus"],
                                 server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
@@ -155,7 +155,7 @@ struct StationEndToEndTests {
         let again = try JackServer.startAgain(named: server.name)
         defer { again.signal(SIGTERM); _ = again.finish(timeout: 10) }
         #expect(run.waitForStderr("the server is back"), "\(run.stderrSoFar)")
-        #expect(waitUntil { Recording.framesSoFar(dir + "/air-002.flac") > 48000 || !run.isRunning }, "\(run.stderrSoFar)")
+        #expect(waitUntil { Recording.framesSoFar(dir + "/air-002.wav") > 48000 || !run.isRunning }, "\(run.stderrSoFar)")
         try Self.expectTone(try icecast.listen("/live.opus", seconds: 1.2))
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)
@@ -164,7 +164,7 @@ struct StationEndToEndTests {
                 "\(out.stderr)")
         let kinds = try EventStream.read(dir + "/air.jsonl").compactMap { $0["event"] as? String }.filter { $0.hasPrefix("stream_") }
         #expect(kinds == ["stream_connected"], "\(kinds)")
-        #expect(try Recording(dir + "/air-001.flac").frames > 0)
+        #expect(try Recording(dir + "/air-001.wav").frames > 0)
     }
 
     @Test("bad stream and station options exit 2 with one line and create no file", arguments: [
