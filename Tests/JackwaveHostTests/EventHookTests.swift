@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import JackwaveHost
+@testable import JackwaveHost
 import Testing
 
 /// `--on-event CMD` and the spawner under it: the event's JSON on stdin, its kind in
@@ -45,8 +45,9 @@ struct EventHookTests {
     func timeout() throws {
         let pidFile = dir + "/child.pid"
         let start = Date()
-        let failure = ShellCommand.run("sleep 30 & echo $! > '\(pidFile)'; wait", name: "slow", timeout: 0.5)
-        #expect(failure == "slow did not end within 0.5 s and was stopped")
+        let outcome = HookProcess.run("sleep 30 & echo $! > '\(pidFile)'; wait", name: "slow", arguments: [], label: "slow",
+                                      timeout: 0.5, grace: 2)
+        #expect(outcome == .timedOut(seconds: 0.5, signal: "TERM"))
         #expect(Date().timeIntervalSince(start) < 10)
         let child = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // The backgrounded child went with the group (it may linger a moment as a zombie of init).
@@ -58,7 +59,8 @@ struct EventHookTests {
         let out = dir + "/iso.txt"
         let keep = open(dir + "/open-in-parent", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(keep) }
-        #expect(ShellCommand.run("cut -d' ' -f5 /proc/$$/stat > '\(out)'; ls /proc/$$/fd >> '\(out)'", name: "iso", stdin: Array("x".utf8), timeout: 10) == nil)
+        #expect(HookProcess.run("cut -d' ' -f5 /proc/$$/stat > '\(out)'; ls /proc/$$/fd >> '\(out)'", name: "iso", arguments: [],
+                                stdin: Array("x".utf8), label: "iso", timeout: 10, grace: 2) == .succeeded)
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(Int32(lines[0]) != getpgrp())
         // The shell's own descriptors: 0, 1, 2, and the one `ls` reads /proc through (3 or up).

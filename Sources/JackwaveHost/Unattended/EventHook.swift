@@ -9,13 +9,15 @@ import Synchronization
 /// `--on-event 'mail -s "jackwave: $JACKWAVE_EVENT" ops@example.org'` or an SNMP trap needs no
 /// parsing at all.
 ///
-/// Commands run one at a time, in order, on a thread of their own (`ShellCommand`), each
+/// Commands run one at a time, in order, on a thread of their own (`HookProcess`), each
 /// bounded by `timeout`; events that come faster wait in a queue of `queueLimit`, and beyond
 /// it are dropped and counted (a line says so). A failure is a line; nothing else changes.
 public final class EventHook: @unchecked Sendable {
     public let command: String
     /// Seconds a command may take before its process group is ended.
     public let timeout: Double
+    /// From SIGTERM to SIGKILL, for a command past its bound.
+    static let graceSeconds = 2.0
     /// Events waiting at most; more are dropped, counted.
     public static let queueLimit = 64
     /// Lines to say: failures and drops; the run moves them to its output.
@@ -47,16 +49,20 @@ public final class EventHook: @unchecked Sendable {
     public func finish() {
         let left = queue.withLock { q in q.closing = true; return q.events.count }
         wake.signal()
-        _ = thread.wait(timeout: Double(left + 1) * (timeout + ShellCommand.graceSeconds + 1))
+        _ = thread.wait(timeout: Double(left + 1) * (timeout + Self.graceSeconds + 1))
     }
 
     private func run() {
         while true {
             _ = wake.wait(timeout: .now() + .milliseconds(500))
             while let (kind, line) = queue.withLock({ $0.events.isEmpty ? nil : $0.events.removeFirst() }) {
-                if let failure = ShellCommand.run(command, name: "jackwave-on-event", stdin: line,
-                                                  environment: ["JACKWAVE_EVENT": kind], timeout: timeout) {
-                    messages.post("--on-event (\(kind)): \(failure)")
+                switch HookProcess.run(command, name: "jackwave-on-event", arguments: [], stdin: line,
+                                       environment: ["JACKWAVE_EVENT": kind], label: "jackwave-on-event",
+                                       timeout: timeout, grace: Self.graceSeconds) {
+                case .succeeded: break
+                case let .failed(failure): messages.post("--on-event (\(kind)): \(failure)")
+                case .timedOut, .stopped:
+                    messages.post("--on-event (\(kind)): jackwave-on-event did not end within \(timeout.plainText) s and was stopped")
                 }
             }
             let (dropped, done) = queue.withLock { q in defer { q.dropped = 0 }; return (q.dropped, q.closing && q.events.isEmpty) }
