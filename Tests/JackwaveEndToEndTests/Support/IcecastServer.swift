@@ -8,16 +8,28 @@ final class IcecastServer: @unchecked Sendable {
     let port: Int
     let sourcePassword = "jw-source-\(UInt32.random(in: 0...UInt32.max))"
     let directory: String
+    /// As root, the folder is one of its own under /tmp, not under the tests' TMPDIR:
+    /// scripts/test makes that 0700, and `nobody` could not reach the logs in it (Icecast
+    /// then listens for a moment and exits with "could not open error logging").
+    private let ownsDirectory: Bool
     private var process: Run.Running?
 
     /// `sourceTimeout`: seconds Icecast waits for a source that sends nothing before it drops
     /// it; `burst`: whether a new listener first gets the last 64 KB (older audio) at once.
     init(sourceTimeout: Int = 10, burst: Bool = true) throws {
-        directory = temporaryDirectory()
+        let root = getuid() == 0
+        if root {
+            var template = Array("/tmp/jackwave-icecast.XXXXXX".utf8CString)
+            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp for Icecast failed") }
+            directory = String(cString: made)
+            chmod(directory, 0o711)
+        } else {
+            directory = temporaryDirectory()
+        }
+        ownsDirectory = root
         port = try Self.freePort()
         let logs = directory + "/log"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
-        let root = getuid() == 0
         if root { chmod(logs, 0o777) }
         let config = """
         <icecast>
@@ -40,7 +52,10 @@ final class IcecastServer: @unchecked Sendable {
         try start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
+    }
 
     /// A port nothing listens on now, from the kernel (bind to port 0 on loopback).
     static func freePort() throws -> Int {
@@ -71,11 +86,17 @@ final class IcecastServer: @unchecked Sendable {
         }
     }
 
-    /// Starts Icecast and waits until it listens.
+    /// Starts Icecast and waits until it listens and its log says it started: it binds its
+    /// port before it drops to `nobody` and opens its logs, and exits if it cannot.
     func start() throws {
+        let log = directory + "/log/error.log"
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8))?.components(separatedBy: "server started").count ?? 1
         let started = try Run.start("/usr/bin/icecast2", ["-c", directory + "/icecast.xml"], server: nil)
         process = started
-        guard waitUntil(timeout: 30, { isListening || !started.isRunning }), started.isRunning else {
+        let startedNow = {
+            ((try? String(contentsOfFile: log, encoding: .utf8))?.components(separatedBy: "server started").count ?? 1) > logged
+        }
+        guard waitUntil(timeout: 30, { (isListening && startedNow()) || !started.isRunning }), started.isRunning else {
             throw TestFailure("icecast2 did not listen on \(port): \(started.stderrSoFar) \(started.stdoutSoFar)")
         }
     }
