@@ -1,0 +1,267 @@
+import Foundation
+import JackwaveHost
+import Testing
+
+/// Recording across machines: two network namespaces (`MachinePair`), a dummy jackd on the
+/// local one (the recorder, "desk"), and each of JACK's network links carrying the remote
+/// machine's audio to it. jackwave records the link's ports, found by glob, as a user would.
+///
+/// jackd only: the remote machine's server is part of each link (netone, net) or a jackd of
+/// its own, and what is checked is what the link delivers; jackwave's side of it is the same
+/// client on either server (every other suite runs it on PipeWire too).
+@Suite("Recording through network links", .serialized)
+struct NetworkLinkEndToEndTests {
+    let dir = temporaryDirectory()
+
+    /// A pair of machines with a dummy jackd "desk" on the local one.
+    static func machines() throws -> (MachinePair, MachineJackServer) {
+        let pair = try MachinePair()
+        do {
+            return (pair, try MachineJackServer.dummy(on: pair.local, name: "desk"))
+        } catch {
+            pair.stop()
+            throw error
+        }
+    }
+
+    /// Records, on the local machine, the local test source's `out_1` beside what came back
+    /// through the link (its `localSourcePattern`), and checks that every link channel is the
+    /// pattern sample for sample at one constant delay from the reference. Returns the delay.
+    func roundTrip(_ pair: MachinePair, _ link: some NetworkLink, toRemote: [String], seconds: Int = 2) throws -> Int {
+        let source = try MachineJackServer.startSource(on: pair.local, server: link.localServer)
+        _ = source
+        // Out through the link, looped back on the remote (its inputs to its outputs), and home.
+        for (c, port) in toRemote.enumerated() { try pair.local.connect("src:out_\(c + 1)", port, server: link.localServer) }
+        for (c, sink) in link.remoteSinks.enumerated() {
+            try pair.remote.connect("system:capture_\(c + 1)", sink, server: link.remoteServer)
+        }
+        let path = dir + "/round-trip.wav"
+        let out = try pair.local.jackwave(["--record", path, "-p", "src:out_1", "-p", link.localSourcePattern,
+                                           "-d", "\(seconds)", "--no-meter"], server: link.localServer)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.channels == 1 + toRemote.count)
+        // The reference is exact from frame 0; the link's channels from their first sound on.
+        let reference = (0..<rec.frames).map { rec[$0, 0] }
+        let k0 = PatternStretches.patternFrame(of: reference[0], channel: 0)
+        #expect((0..<rec.frames).allSatisfy { reference[$0] == TestPattern.value(frame: k0 + $0, channel: 0) })
+        let back = Recording(channels: toRemote.count, samples: (0..<rec.frames).flatMap { f in (1..<rec.channels).map { rec[f, $0] } })
+        let stretches = PatternStretches(back, patternChannels: Array(0..<toRemote.count))
+        #expect(stretches.stretches.count == 1, "one unbroken stretch: \(stretches.glitches)")
+        #expect(stretches.leadInIsZeros, "before the link delivers, exact zeros")
+        guard let only = stretches.stretches.first else { return -1 }
+        #expect(only.start + only.frames == rec.frames, "exact to the end")
+        #expect(only.start < rec.frames / 2)
+        // Delay: the pattern frame the reference had at the same recording frame.
+        return ((k0 + only.start - only.patternFrame) % 16384 + 16384) % 16384
+    }
+
+    @Test("netjack1: the pattern goes out and comes back sample-exact, on the local clock, after a whole number of periods")
+    func netjack1RoundTrip() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try Netjack1Link(pair: pair, localServer: desk.name)
+        let delay = try roundTrip(pair, link, toRemote: ["netjack1:playback_1", "netjack1:playback_2"])
+        print("netjack1 round trip: \(delay) frames")
+        #expect(delay > 0 && delay % 256 == 0, "round trip \(delay) frames")
+    }
+
+    @Test("netjack2 (netmanager and jackd -d net) works on jack2 1.9.21: the pattern comes back sample-exact after whole periods")
+    func netjack2RoundTrip() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try Netjack2Link(pair: pair, localServer: desk.name)
+        let delay = try roundTrip(pair, link, toRemote: ["stagebox:to_slave_1", "stagebox:to_slave_2"])
+        print("netjack2 round trip: \(delay) frames")
+        #expect(delay > 0 && delay % 256 == 0, "round trip \(delay) frames")
+    }
+
+    @Test("netjack1: jackwave's --tone on the local side arrives on the remote at its frequency, with no distortion")
+    func netjack1Tone() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try Netjack1Link(pair: pair, localServer: desk.name)
+        let tone = try pair.local.start(Run.jackwave, ["--tone", "997.5", "--volume", "0.5", "--to", "netjack1:playback_1",
+                                                       "--no-meter"], server: desk.name)
+        defer { TestMachine.end(tone) }
+        #expect(tone.waitForStderr("connected jackwave:out_1 -> netjack1:playback_1"), "\(tone.stderrSoFar)")
+        let path = dir + "/remote-tone.wav"
+        let out = try pair.remote.jackwave(["--record", path, "-p", "system:capture_1", "-d", "2", "--no-meter"],
+                                           server: link.remoteServer)
+        #expect(out.status == 0, "\(out.stderr)")
+        let samples = try Recording(path).samples
+        let tail = Array(samples.suffix(48000))
+        let measured = try #require(SineFit(tail, rate: 48000, near: 997.5))
+        #expect(abs(measured.frequency - 997.5) < 0.001, "\(measured.frequency) Hz")
+        #expect(abs(measured.amplitude - 0.5) < 1e-4)
+        #expect(measured.thdPlusNoiseDB < -100, "\(measured.thdPlusNoiseDB) dB")
+    }
+
+    @Test("JackTrip (hub, 16 bits): the remote's pattern arrives in sample-exact stretches; the glitches between them are counted")
+    func jackTripStretches() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try JackTripLink(pair: pair, localServer: desk.name)
+        let source = try link.remote.startTestSource(channels: 2)
+        _ = source
+        for (c, sink) in link.remoteSinks.enumerated() { try pair.remote.connect("src:out_\(c + 1)", sink, server: "stage") }
+        let path = dir + "/jacktrip.wav"
+        let out = try pair.local.jackwave(["--record", path, "-p", link.localSourcePattern, "-d", "4", "--no-meter"],
+                                          server: desk.name)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        let s = PatternStretches(rec, patternChannels: [0, 1])
+        let lost = link.lostPacketsByLine.last ?? 0
+        print("JackTrip: \(s.stretches.count) stretches, glitches \(s.glitches), lead-in \(s.leadIn), hub lost \(lost)")
+        #expect(!s.stretches.isEmpty)
+        #expect(s.leadInIsZeros)
+        // Nearly everything after the lead-in is exact; what is not is a glitch, each one
+        // either zeros (an underrun, -z) or a jump of the pattern (a packet dropped or repeated).
+        #expect(Double(s.exactFrames) > 0.98 * Double(rec.frames - s.leadIn), "\(s.exactFrames) of \(rec.frames - s.leadIn)")
+        #expect(s.glitches.allSatisfy { $0.isZeros || $0.patternJump != 0 }, "\(s.glitches)")
+        #expect(s.glitches.count <= 4, "\(s.glitches)")
+    }
+
+    @Test("JackTrip 1.7.0 at -b 32 sends the low half of a double: the test pattern arrives as exact zeros (its bug, not the setup)")
+    func jackTrip32Bit() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let remote = try MachineJackServer.dummy(on: pair.remote, name: "stage")
+        // The same hub and client as JackTripLink, at -b 32 on both sides (they agree: a
+        // mismatch is refused by the client with "Peer Audio Bit Resolution is 16").
+        let hub = try pair.local.start("/usr/bin/jacktrip", ["-S", "-b", "32", "-p", "5", "-D", "-z"], server: desk.name)
+        #expect(hub.waitForStdout("Waiting for client connections"))
+        _ = try pair.remote.start("/usr/bin/jacktrip", ["-C", pair.local.address, "-b", "32", "-D", "-z", "-K", "stage",
+                                                        "-J", "stagebox"], server: remote.name)
+        #expect(pair.local.waitForPort("stage:receive_2", server: desk.name))
+        #expect(pair.remote.waitForPort("stagebox:send_2", server: remote.name))
+        _ = try remote.startTestSource(channels: 2)
+        for c in 1...2 { try pair.remote.connect("src:out_\(c)", "stagebox:send_\(c)", server: remote.name) }
+        // Once 16-bit audio flows the other way, packets are known to pass at -b 32 too.
+        let path = dir + "/jacktrip32.wav"
+        let out = try pair.local.jackwave(["--record", path, "-p", "stage:receive_*", "-d", "2", "--no-meter"], server: desk.name)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.samples.allSatisfy { $0 == 0 }, "if this fails, JackTrip's 32-bit mode was fixed: use -b 32 in JackTripLink")
+        #expect(hub.stdoutSoFar.contains("Received Connection from Peer"), "packets did arrive")
+    }
+
+    @Test("JackTrip --simloss 0.01: the dropout detector counts the lost packets, within what the hub's statistics say")
+    func jackTripSimulatedLoss() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try JackTripLink(pair: pair, localServer: desk.name, hubOptions: ["--simloss", "0.01"])
+        _ = try link.remote.startTestSource(channels: 2)
+        for (c, sink) in link.remoteSinks.enumerated() { try pair.remote.connect("src:out_\(c + 1)", sink, server: "stage") }
+        // The hub prints its statistics every second; note the count before and after.
+        #expect(waitUntil(timeout: 10) { link.lostPacketsByLine.count >= 1 })
+        let before = link.lostPacketsByLine
+        let path = dir + "/simloss.wav"
+        let out = try pair.local.jackwave(["--record", path, "-p", link.localSourcePattern, "-d", "6", "--no-meter"],
+                                          server: desk.name)
+        #expect(out.status == 0, "\(out.stderr)")
+        let linesDuring = link.lostPacketsByLine.count
+        #expect(waitUntil(timeout: 5) { link.lostPacketsByLine.count > linesDuring })
+        let after = link.lostPacketsByLine
+        // Lost while recording: at least what the last line before the end less the first
+        // after the start says, at most the first line after the end less the last before the start.
+        let upper = after[linesDuring] - before.last!
+        let lower = max(0, after[linesDuring - 1] - after[min(before.count, linesDuring - 1)])
+
+        let rec = try Recording(path)
+        var detector = DropoutDetector(channels: 2, thresholds: .default(sampleRate: 48000, period: 256))
+        detector.feed(rec.samples)
+        let s = PatternStretches(rec, patternChannels: [0, 1])
+        let zeroGlitches = s.glitches.filter(\.isZeros)
+        print("simloss: hub lost \(lower)...\(upper) while recording; detector \(detector.counts); stretches' glitches \(s.glitches)")
+        // The detector's count is the independent analysis's count of zero runs, on each input.
+        #expect(detector.counts == [zeroGlitches.count, zeroGlitches.count])
+        // And matches the losses JackTrip injected, within its statistics' one-second grain.
+        #expect(detector.counts[0] >= lower && detector.counts[0] <= upper, "detector \(detector.counts), hub \(lower)...\(upper)")
+        #expect(upper > 0, "1 % of ~1100 packets were lost")
+        // Each dropout is where a glitch of zeros is.
+        let starts = Set(zeroGlitches.map { Int64($0.start) })
+        #expect(detector.dropouts.filter { $0.input == 0 }.allSatisfy { starts.contains($0.frame) }, "\(detector.dropouts)")
+    }
+
+    @Test("through JackTrip, a source that stops is not a dropout: its silence goes on")
+    func jackTripSourceStops() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try JackTripLink(pair: pair, localServer: desk.name)
+        let source = try link.remote.startTestSource(channels: 2)
+        for (c, sink) in link.remoteSinks.enumerated() { try pair.remote.connect("src:out_\(c + 1)", sink, server: "stage") }
+        let path = dir + "/stops.wav"
+        let run = try pair.local.start(Run.jackwave, ["--record", path, "-p", link.localSourcePattern, "-d", "3", "--no-meter"],
+                                       server: desk.name)
+        #expect(run.waitForRecordedFrames(path, moreThan: 48000))
+        TestMachine.end(source)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        let s = PatternStretches(rec, patternChannels: [0, 1])
+        let lastSound = (0..<rec.frames).last { f in rec[f, 0] != 0 || rec[f, 1] != 0 } ?? 0
+        #expect(rec.frames - lastSound > 24000, "the source stopped more than half a second before the end")
+        var detector = DropoutDetector(channels: 2, thresholds: .default(sampleRate: 48000, period: 256))
+        detector.feed(rec.samples)
+        #expect(detector.counts == [s.glitches.filter(\.isZeros).count, s.glitches.filter(\.isZeros).count])
+        #expect(detector.dropouts.allSatisfy { $0.frame < Int64(lastSound) }, "\(detector.dropouts)")
+    }
+
+    @Test("JackTrip client restarts: jackwave says its sources vanished and records on to the end of its duration")
+    func jackTripClientRestarts() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try JackTripLink(pair: pair, localServer: desk.name)
+        let path = dir + "/restart.wav"
+        let events = dir + "/restart.jsonl"
+        let run = try pair.local.start(Run.jackwave, ["--record", path, "-p", link.localSourcePattern, "-d", "6",
+                                                      "--events", events, "--no-meter"], server: desk.name)
+        #expect(run.waitForRecordedFrames(path, moreThan: 24000))
+        try link.restartClient(whileGone: {
+            #expect(run.waitForStderr("disconnected stage:receive_1 -> jackwave:in_1"), "\(run.stderrSoFar)")
+        })
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(try Recording(path).frames == 6 * 48000, "nothing lost: the run keeps its length")
+        // Today the inputs stay unconnected when the ports come back. `PortWatch` (unit-tested)
+        // reconnects them; once it is wired into a run, this expectation turns around.
+        #expect(!out.stderr.contains("connected stage:receive_1 -> jackwave:in_1\njackwave: connected stage:receive_1"),
+                "\(out.stderr)")
+        let eventText = try String(contentsOfFile: events, encoding: .utf8)
+        #expect(eventText.contains("stage:receive_1"), "the disconnection is in the events")
+    }
+
+    @Test("zita-njbridge from a 44.1 kHz machine: the tone arrives resampled at its frequency, THD+N measured")
+    func zitaTone() throws {
+        let (pair, desk) = try Self.machines()
+        defer { pair.stop() }
+        let link = try ZitaLink(pair: pair, localServer: desk.name, channels: 1, remoteRate: 44100)
+        let tone = try pair.remote.start(Run.jackwave, ["--tone", "997.5", "--volume", "0.5", "--outputs", "1",
+                                                        "--to", "zj2n:in_1", "--no-meter"], server: link.remoteServer)
+        defer { TestMachine.end(tone) }
+        #expect(tone.waitForStderr("connected jackwave:out_1 -> zj2n:in_1"), "\(tone.stderrSoFar)")
+        let path = dir + "/zita.wav"
+        let out = try pair.local.jackwave(["--record", path, "-p", link.localSourcePattern, "-c", "1", "-d", "5", "--no-meter"],
+                                          server: desk.name)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        // The last two seconds: zita-n2j's resampler has settled by then (it starts within ~1 s).
+        let measured = try #require(SineFit(Array(rec.samples.suffix(96000)), rate: 48000, near: 997.5))
+        print("zita-njbridge 44.1 -> 48 kHz: \(measured.frequency) Hz, amplitude \(measured.amplitude), THD+N \(measured.thdPlusNoiseDB) dB")
+        #expect(abs(measured.frequency - 997.5) < 0.01, "\(measured.frequency) Hz")
+        #expect(abs(measured.amplitude - 0.5) < 0.005)
+        #expect(measured.thdPlusNoiseDB < -80, "\(measured.thdPlusNoiseDB) dB")
+    }
+}
+
+extension MachineJackServer {
+    /// `jackwave-testsource 2 src` on `server` of `machine`.
+    static func startSource(on machine: TestMachine, server: String) throws -> Run.Running {
+        let source = try machine.start(Tools.testSource, ["2", "src"], server: server)
+        guard waitUntil(timeout: 30, { source.stdoutSoFar.contains("ready") || !source.isRunning }), source.isRunning else {
+            throw TestFailure("test source did not start: \(source.stderrSoFar)")
+        }
+        return source
+    }
+}
