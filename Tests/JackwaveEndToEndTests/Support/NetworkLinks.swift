@@ -37,12 +37,14 @@ final class Netjack1Link: NetworkLink {
         self.channels = channels
         remote = try MachineJackServer(on: pair.remote, name: "stage",
                                        driver: ["netone", "-i", "\(channels)", "-o", "\(channels)", "-I", "0", "-O", "0",
-                                                "-r", "48000", "-p", "256"], waitFor: "system:capture_1")
+                                                "-r", "48000", "-p", "256"], waitFor: nil)
+        // The slave has no ports until its master (jack_netsource) has reached it.
         netsource = try pair.local.start("/usr/bin/jack_netsource",
                                          ["-H", pair.remote.address, "-i", "\(channels)", "-o", "\(channels)", "-I", "0",
                                           "-O", "0", "-n", "\(latencyPeriods)", "-N", "netjack1"], server: localServer)
-        guard pair.local.waitForPort("netjack1:capture_\(channels)", server: localServer) else {
-            throw TestFailure("jack_netsource registered no ports: \(netsource.stderrSoFar.suffix(300))")
+        guard pair.local.waitForPort("netjack1:capture_\(channels)", server: localServer),
+              pair.remote.waitForPort("system:playback_\(channels)", server: remoteServer) else {
+            throw TestFailure("netjack1 did not link: \(netsource.stderrSoFar.suffix(300)) \(remote.process.stderrSoFar.suffix(300))")
         }
     }
 }

@@ -13,7 +13,7 @@
 ///   that equals the period before it sample for sample, when that period did not itself
 ///   equal the one before it (so a signal that is periodic at exactly the period, such as a
 ///   steady tone whose cycle divides it, is not reported again and again), and that peaks
-///   at or above `signalLevel`.
+///   at or above `signalLevel`. The first three periods fed are history only.
 ///
 /// What does not: a source that stops (its zeros go on past `maximumZeroRun`, or they
 /// follow a fade below `signalLevel`), a quiet passage, a low-level signal quantized to a
@@ -27,6 +27,13 @@ public struct DropoutDetector {
         public let frames: Int
         public let kind: Kind
         public var description: String { "in_\(input + 1): \(kind.rawValue) at frame \(frame), \(frames) frames" }
+
+        public init(input: Int, frame: Int64, frames: Int, kind: Kind) {
+            self.input = input
+            self.frame = frame
+            self.frames = frames
+            self.kind = kind
+        }
     }
 
     public let channels: Int
@@ -181,12 +188,11 @@ struct InputState {
             currentPeak = 0
             periodsSeen += 1
         }
-        guard periodsSeen >= 1 else { return nil }
-        guard current == previous, currentPeak >= t.signalLevel else { return nil }
+        // Two periods of history are needed: a repeat within the first three is not told.
+        guard periodsSeen >= 2, current == previous, currentPeak >= t.signalLevel else { return nil }
         // The period before had to differ from its own predecessor: a signal periodic at the
         // period (or a second repeat of one lost packet, counted once) is not a new dropout.
-        let wasPeriodic = periodsSeen >= 2 && previous == beforePrevious
-        guard !wasPeriodic else { return nil }
+        guard previous != beforePrevious else { return nil }
         return .init(input: input, frame: frame + 1 - Int64(t.period), frames: t.period, kind: .repeat)
     }
 }
