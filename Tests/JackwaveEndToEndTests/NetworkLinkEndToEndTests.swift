@@ -155,18 +155,20 @@ struct NetworkLinkEndToEndTests {
         for (c, sink) in link.remoteSinks.enumerated() { try pair.remote.connect("src:out_\(c + 1)", sink, server: "stage") }
         // The hub prints its statistics every second; note the count before and after.
         #expect(waitUntil(timeout: 10) { link.lostPacketsByLine.count >= 1 })
-        let before = link.lostPacketsByLine
+        let before = link.lostPacketsByLine, underrunsBefore = link.underrunsByLine
         let path = dir + "/simloss.wav"
         let out = try pair.local.jackwave(["--record", path, "-p", link.localSourcePattern, "-d", "6", "--no-meter"],
                                           server: desk.name)
         #expect(out.status == 0, "\(out.stderr)")
         let linesDuring = link.lostPacketsByLine.count
         #expect(waitUntil(timeout: 5) { link.lostPacketsByLine.count > linesDuring })
-        let after = link.lostPacketsByLine
+        let after = link.lostPacketsByLine, underrunsAfter = link.underrunsByLine
         // Lost while recording: at least what the last line before the end less the first
-        // after the start says, at most the first line after the end less the last before the start.
-        let upper = after[linesDuring] - before.last!
+        // after the start says. At most the first line after the end less the last before the
+        // start, with the underruns in that time added (a packet late on a loaded machine is
+        // zeros too, and JackTrip counts it there).
         let lower = max(0, after[linesDuring - 1] - after[min(before.count, linesDuring - 1)])
+        let upper = after[linesDuring] - before.last! + underrunsAfter[linesDuring] - underrunsBefore.last!
 
         let rec = try Recording(path)
         var detector = DropoutDetector(channels: 2, thresholds: .default(sampleRate: 48000, period: 256))
@@ -178,7 +180,7 @@ struct NetworkLinkEndToEndTests {
         #expect(detector.counts == [zeroGlitches.count, zeroGlitches.count])
         // And matches the losses JackTrip injected, within its statistics' one-second grain.
         #expect(detector.counts[0] >= lower && detector.counts[0] <= upper, "detector \(detector.counts), hub \(lower)...\(upper)")
-        #expect(upper > 0, "1 % of ~1100 packets were lost")
+        #expect(after[linesDuring] - before.last! > 0, "1 % of ~1100 packets were lost")
         // Each dropout is where a glitch of zeros is.
         let starts = Set(zeroGlitches.map { Int64($0.start) })
         #expect(detector.dropouts.filter { $0.input == 0 }.allSatisfy { starts.contains($0.frame) }, "\(detector.dropouts)")
@@ -226,8 +228,8 @@ struct NetworkLinkEndToEndTests {
         #expect(try Recording(path).frames == 6 * 48000, "nothing lost: the run keeps its length")
         // Today the inputs stay unconnected when the ports come back. `PortWatch` (unit-tested)
         // reconnects them; once it is wired into a run, this expectation turns around.
-        #expect(!out.stderr.contains("connected stage:receive_1 -> jackwave:in_1\njackwave: connected stage:receive_1"),
-                "\(out.stderr)")
+        let connections = out.stderr.components(separatedBy: "jackwave: connected stage:receive_1 -> jackwave:in_1").count - 1
+        #expect(connections == 1, "connected once, at the start: \(out.stderr)")
         let eventText = try String(contentsOfFile: events, encoding: .utf8)
         #expect(eventText.contains("stage:receive_1"), "the disconnection is in the events")
     }
@@ -246,21 +248,25 @@ struct NetworkLinkEndToEndTests {
                                           server: desk.name)
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
-        // Measured here: zita-n2j's control loop moves the ratio by up to ±500 ppm in its first
-        // seconds and settles to ±30 ppm after ~10 s (docs/recording-across-machines.md). Over
-        // the last 3 s of a 6-s run the tone is within 0.1 %.
-        let settled = try #require(SineFit(Array(rec.samples.suffix(3 * 48000)), rate: 48000, near: 997.5))
-        // In 4096-frame windows (85 ms) the ratio is nearly constant: what is left is the
-        // resampler's own distortion and noise.
-        let windows = stride(from: rec.frames - 3 * 48000, to: rec.frames - 4096, by: 4096).compactMap {
+        // From the first sound on (the receiver locks within ~1 s), in 4096-frame windows
+        // (85 ms), in which the resampler's ratio is nearly constant: each window's frequency,
+        // and what is left after its sine, which is the resampler's distortion and noise.
+        // Medians: the control loop still moves the ratio by up to ±500 ppm in its first
+        // seconds (settling to ±30 ppm after ~10 s, docs/recording-across-machines.md), and on
+        // a loaded machine a late packet makes it resynchronise (a gap) now and then.
+        let firstSound = try #require((0..<rec.frames).first { rec.samples[$0] != 0 }, "the tone arrived")
+        #expect(firstSound < 2 * 48000, "the link delivered within 2 s: \(firstSound)")
+        let windows = stride(from: firstSound + 4800, to: rec.frames - 4096, by: 4096).compactMap {
             SineFit(Array(rec.samples[$0..<($0 + 4096)]), rate: 48000, near: 997.5)
         }
-        let thdN = windows.map(\.thdPlusNoiseDB).sorted()
-        let median = thdN[thdN.count / 2]
-        print("zita-njbridge: \(settled.frequency) Hz over 3 s (THD+N \(settled.thdPlusNoiseDB) dB); 85-ms windows: median THD+N \(median) dB, best \(thdN.first!) dB, frequencies \(windows.map(\.frequency).min()!)...\(windows.map(\.frequency).max()!)")
-        #expect(abs(settled.frequency - 997.5) < 1, "\(settled.frequency) Hz")
-        #expect(abs(settled.amplitude - 0.5) < 0.005)
-        #expect(median < -55, "median THD+N \(median) dB in 85-ms windows")
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let frequency = median(windows.map(\.frequency)), thdN = median(windows.map(\.thdPlusNoiseDB))
+        let amplitude = median(windows.map(\.amplitude))
+        print("zita-njbridge: \(windows.count) windows of 85 ms: median \(frequency) Hz (\(windows.map(\.frequency).min()!)...\(windows.map(\.frequency).max()!)), amplitude \(amplitude), THD+N median \(thdN) dB, best \(windows.map(\.thdPlusNoiseDB).min()!) dB")
+        #expect(windows.count >= 30)
+        #expect(abs(frequency - 997.5) < 0.5, "\(frequency) Hz")
+        #expect(abs(amplitude - 0.5) < 0.0025, "\(amplitude)")
+        #expect(thdN < -55, "median THD+N \(thdN) dB in 85-ms windows")
         // zita-n2j declares a capture latency of 0 on its ports: jackwave cannot know the link's.
         let ports = try pair.local.tool("/usr/bin/jack_lsp", ["-l", "zn2j:out_1"], server: desk.name)
         #expect(ports.stdout.contains("port capture latency = [ 0 0 ]"), "\(ports.stdout)")

@@ -141,9 +141,15 @@ final class JackTripLink: NetworkLink {
     }
 
     /// The hub's cumulative count of packets lost (its `-I` lines: `prot: LOST/…`), by line.
-    var lostPacketsByLine: [Int] {
+    var lostPacketsByLine: [Int] { statistic(" prot: ") }
+
+    /// The hub's cumulative count of buffer underruns (`recv: UNDERRUNS/…`), by line: a lost
+    /// packet is one, and so is a packet that came too late (a loaded machine).
+    var underrunsByLine: [Int] { statistic(" recv: ") }
+
+    private func statistic(_ label: String) -> [Int] {
         hub.stdoutSoFar.split(separator: "\n").compactMap { line in
-            guard let range = line.range(of: " prot: ") else { return nil }
+            guard line.contains(" prot: "), let range = line.range(of: label) else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }
     }
@@ -161,15 +167,17 @@ final class ZitaLink: NetworkLink {
     var remoteSinks: [String] { (1...channels).map { "zj2n:in_\($0)" } }
     let localSourcePattern = "zn2j:out_*"
 
-    /// `zita-n2j --jname zn2j --chan 1,…,N 192.0.2.1 30000` on the local server, then
+    /// `zita-n2j --jname zn2j --chan 1,…,N --buff 40 192.0.2.1 30000` on the local server, then
     /// `zita-j2n --jname zj2n --chan N --float 192.0.2.1 30000` on a dummy remote server.
     init(pair: MachinePair, localServer: String, channels: Int = 2, remoteRate: Int = 48000) throws {
         self.localServer = localServer
         self.channels = channels
         remote = try MachineJackServer.dummy(on: pair.remote, name: "stage", rate: remoteRate)
+        // 40 ms of buffering beyond the default 10: on a loaded 2-core machine the default
+        // let late packets through as a resynchronisation (a gap) now and then.
         receiver = try pair.local.start("/usr/bin/zita-n2j", ["--jname", "zn2j", "--chan",
                                                               (1...channels).map(String.init).joined(separator: ","),
-                                                              pair.local.address, "30000"], server: localServer)
+                                                              "--buff", "40", pair.local.address, "30000"], server: localServer)
         sender = try pair.remote.start("/usr/bin/zita-j2n", ["--jname", "zj2n", "--chan", "\(channels)", "--float",
                                                              pair.local.address, "30000"], server: "stage")
         guard pair.local.waitForPort("zn2j:out_\(channels)", server: localServer),

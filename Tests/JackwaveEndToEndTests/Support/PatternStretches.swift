@@ -15,7 +15,8 @@ struct PatternStretches {
     struct Glitch: Equatable {
         let start: Int
         let frames: Int
-        /// Every sample of it is exactly zero.
+        /// It has frames, and every sample of them is exactly zero (false for a skip, where one
+        /// stretch follows the other at once with the pattern jumping ahead).
         let isZeros: Bool
         /// Pattern frames the next stretch is ahead of where the last one would have gone on
         /// (mod 16384): 0 when the glitch replaced the pattern (zeros for a lost packet and
@@ -66,7 +67,8 @@ struct PatternStretches {
             let expected = a.patternFrame + (b.start - a.start)
             var jump = ((b.patternFrame - expected) % 16384 + 16384) % 16384
             if jump > 8192 { jump -= 16384 }
-            glitches.append(Glitch(start: end, frames: b.start - end, isZeros: zeros(end..<b.start), patternJump: jump))
+            glitches.append(Glitch(start: end, frames: b.start - end, isZeros: b.start > end && zeros(end..<b.start),
+                                   patternJump: jump))
         }
         self.stretches = stretches
         self.glitches = glitches

@@ -17,20 +17,19 @@ struct SineFit {
         // Residual energy at frequency f, and the fitted amplitude.
         func fit(_ f: Double) -> (residual: Double, amplitude: Double) {
             let w = 2 * Double.pi * f / rate
-            var m = [[Double]](repeating: [0, 0, 0], count: 3), v = [0.0, 0, 0]
-            // Rotate (sin, cos) by w each sample; renormalised now and then against drift.
+            var ss = 0.0, sc = 0.0, s1 = 0.0, cc = 0.0, c1 = 0.0, sy = 0.0, cy = 0.0, y1 = 0.0
+            // Rotate (sin, cos) by w each sample; set afresh now and then against drift.
             var s = 0.0, c = 1.0
             let sw = sin(w), cw = cos(w)
             for (i, sample) in x.enumerated() {
                 if i % 4096 == 0 { s = sin(w * Double(i)); c = cos(w * Double(i)) }
                 let y = Double(sample)
-                m[0][0] += s * s; m[0][1] += s * c; m[0][2] += s
-                m[1][1] += c * c; m[1][2] += c
-                v[0] += s * y; v[1] += c * y; v[2] += y
+                ss += s * s; sc += s * c; s1 += s; cc += c * c; c1 += c
+                sy += s * y; cy += c * y; y1 += y
                 (s, c) = (s * cw + c * sw, c * cw - s * sw)
             }
-            m[1][0] = m[0][1]; m[2][0] = m[0][2]; m[2][1] = m[1][2]; m[2][2] = Double(x.count)
-            let k = Signal.solve3(m, v)
+            let v = [sy, cy, y1]
+            let k = Signal.solve3([[ss, sc, s1], [sc, cc, c1], [s1, c1, Double(x.count)]], v)
             let explained = k[0] * v[0] + k[1] * v[1] + k[2] * v[2]
             return (max(total - explained, 0), (k[0] * k[0] + k[1] * k[1]).squareRoot())
         }
@@ -38,7 +37,7 @@ struct SineFit {
         let g = (5.0.squareRoot() - 1) / 2
         var a = hi - g * (hi - lo), b = lo + g * (hi - lo)
         var fa = fit(a).residual, fb = fit(b).residual
-        for _ in 0..<60 {
+        for _ in 0..<40 {
             if fa < fb { hi = b; b = a; fb = fa; a = hi - g * (hi - lo); fa = fit(a).residual }
             else { lo = a; a = b; fa = fb; b = lo + g * (hi - lo); fb = fit(b).residual }
         }
