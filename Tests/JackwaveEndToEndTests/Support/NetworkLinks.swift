@@ -147,10 +147,16 @@ final class JackTripLink: NetworkLink {
     /// packet is one, and so is a packet that came too late (a loaded machine).
     var underrunsByLine: [Int] { statistic(" recv: ") }
 
-    private func statistic(_ label: String) -> [Int] {
+    /// The hub's cumulative count of buffer overflows (`recv: …/OVERFLOWS`), by line: packets
+    /// its jitter buffer dropped because too many had come (they show as skips).
+    var overflowsByLine: [Int] { statistic(" recv: ", field: 1) }
+
+    /// Field `field` of the slash-separated numbers after `label` on each statistics line.
+    private func statistic(_ label: String, field: Int = 0) -> [Int] {
         hub.stdoutSoFar.split(separator: "\n").compactMap { line in
             guard line.contains(" prot: "), let range = line.range(of: label) else { return nil }
-            return Int(line[range.upperBound...].prefix { $0.isNumber })
+            let fields = line[range.upperBound...].prefix { $0 != " " }.split(separator: "/")
+            return field < fields.count ? Int(fields[field]) : nil
         }
     }
 }
