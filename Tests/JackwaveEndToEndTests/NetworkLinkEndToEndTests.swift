@@ -13,6 +13,13 @@ import Testing
 struct NetworkLinkEndToEndTests {
     let dir = temporaryDirectory()
 
+    /// Prints the capture latency the link's local ports declare (`jack_lsp -l`), for the docs.
+    static func printDeclaredLatency(_ pair: MachinePair, _ link: some NetworkLink) {
+        let port = link.localSourcePattern.replacingOccurrences(of: "*", with: "1")
+        let out = try? pair.local.tool("/usr/bin/jack_lsp", ["-l", port], server: link.localServer)
+        print("declared by \(port): \(out?.stdout.split(separator: "\n").filter { $0.contains("latency") } ?? [])")
+    }
+
     /// A pair of machines with a dummy jackd "desk" on the local one.
     static func machines() throws -> (MachinePair, MachineJackServer) {
         let pair = try MachinePair()
@@ -41,6 +48,7 @@ struct NetworkLinkEndToEndTests {
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
         #expect(rec.channels == 1 + toRemote.count)
+        Self.printDeclaredLatency(pair, link)
         // The reference is exact from frame 0; the link's channels from their first sound on.
         let reference = (0..<rec.frames).map { rec[$0, 0] }
         let k0 = PatternStretches.patternFrame(of: reference[0], channel: 0)
@@ -110,6 +118,7 @@ struct NetworkLinkEndToEndTests {
                                           server: desk.name)
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
+        Self.printDeclaredLatency(pair, link)
         let s = PatternStretches(rec, patternChannels: [0, 1])
         // JackTrip's own account, since the hub started: packets lost, underruns, overflows.
         let linesNow = link.lostPacketsByLine.count
@@ -125,7 +134,7 @@ struct NetworkLinkEndToEndTests {
         #expect(s.glitches.count <= told, "\(s.glitches.count) glitches, JackTrip told of \(told)")
     }
 
-    @Test("JackTrip 1.7.0 at -b 32 sends the low half of a double: the test pattern arrives as exact zeros (its bug, not the setup)")
+    @Test("JackTrip 1.7.0 at -b 32 sends the low half of a double: the pattern arrives as zeros, a tone as ±0, ±2^-63, ±2, ±2^65 only")
     func jackTrip32Bit() throws {
         let (pair, desk) = try Self.machines()
         defer { pair.stop() }
@@ -138,15 +147,27 @@ struct NetworkLinkEndToEndTests {
                                                         "-J", "stagebox"], server: remote.name)
         #expect(pair.local.waitForPort("stage:receive_2", server: desk.name))
         #expect(pair.remote.waitForPort("stagebox:send_2", server: remote.name))
-        _ = try remote.startTestSource(channels: 2)
-        for c in 1...2 { try pair.remote.connect("src:out_\(c)", "stagebox:send_\(c)", server: remote.name) }
-        // Once 16-bit audio flows the other way, packets are known to pass at -b 32 too.
+        // Channel 1: the test pattern. Channel 2: jackwave's tone, whose samples use all 24 bits.
+        _ = try remote.startTestSource(channels: 1)
+        try pair.remote.connect("src:out_1", "stagebox:send_1", server: remote.name)
+        let tone = try pair.remote.start(Run.jackwave, ["--tone", "997.5", "--volume", "0.5", "--outputs", "1",
+                                                        "--to", "stagebox:send_2", "--no-meter"], server: remote.name)
+        #expect(tone.waitForStderr("connected jackwave:out_1 -> stagebox:send_2"), "\(tone.stderrSoFar)")
         let path = dir + "/jacktrip32.wav"
         let out = try pair.local.jackwave(["--record", path, "-p", "stage:receive_*", "-d", "2", "--no-meter"], server: desk.name)
         #expect(out.status == 0, "\(out.stderr)")
         let rec = try Recording(path)
-        #expect(rec.samples.allSatisfy { $0 == 0 }, "if this fails, JackTrip's 32-bit mode was fixed: use -b 32 in JackTripLink")
         #expect(hub.stdoutSoFar.contains("Received Connection from Peer"), "packets did arrive")
+        #expect((0..<rec.frames).allSatisfy { rec[$0, 0] == 0 },
+                "if this fails, JackTrip's 32-bit mode was fixed: use -b 32 in JackTripLink")
+        // What a float's three lowest mantissa bits become as the sign and the top two
+        // exponent bits of a float (the rest zero): ±0, ±2^-63, ±2, ±2^65, and nothing else.
+        let possible: Set<Float> = [0, 0x1p-63, 2, 0x1p65, -0x1p-63, -2, -0x1p65]
+        let tail = (rec.frames / 2..<rec.frames).map { rec[$0, 1] }
+        #expect(tail.allSatisfy { possible.contains($0) }, "\(Set(tail).prefix(10))")
+        let loud = tail.filter { abs($0) >= 2 }.count
+        print("JackTrip -b 32, tone: \(loud * 100 / tail.count) % of samples at ±2 or ±2^65, \(tail.filter { $0 != 0 }.count * 100 / tail.count) % non-zero")
+        #expect(loud > tail.count / 10, "the tone arrives as loud noise")
     }
 
     @Test("JackTrip --simloss 0.01: the dropout detector counts the lost packets, within what the hub's statistics say")
