@@ -25,6 +25,11 @@
  *   --transport          SIGUSR1 starts the JACK transport, SIGUSR2 stops it; each time it
  *                        has stopped after rolling, says "rolled N": the frames of the
  *                        cycles in which jack_transport_query said Rolling.
+ *   --latency N          declare a capture latency of N frames on every port (a latency
+ *                        callback, jack_port_set_latency_range): the source as a sound card
+ *                        or a network link would state it. SIGUSR1 doubles it and asks JACK
+ *                        to recompute (jack_recompute_total_latencies); each time the
+ *                        callback has declared a new value it says "latency N".
  */
 #include <jack/jack.h>
 #include <stdio.h>
@@ -40,6 +45,10 @@ static long long bursts[MAX_BURSTS];
 static int burst_count;
 static int quiet_mode;
 static int transport_mode;
+/* --latency: the capture latency declared (frames), and the last one the callback set. */
+static volatile jack_nframes_t declared_latency;
+static volatile jack_nframes_t latency_set;
+static int latency_mode;
 /* Set by SIGUSR1 (bursts: start the schedule; transport: start) and SIGUSR2 (stop). */
 static volatile sig_atomic_t usr1, usr2;
 /* Process thread: the schedule's state; the frame at which it started (-1: not yet). */
@@ -111,6 +120,15 @@ static int process(jack_nframes_t n, void *arg) {
     return 0;
 }
 
+/* JACK's latency callback (its notification thread): states our ports' capture latency. */
+static void on_latency(jack_latency_callback_mode_t mode, void *arg) {
+    (void)arg;
+    if (mode != JackCaptureLatency) return;
+    jack_latency_range_t range = { declared_latency, declared_latency };
+    for (int c = 0; c < channels; c++) jack_port_set_latency_range(ports[c], JackCaptureLatency, &range);
+    latency_set = declared_latency;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: jackwave-testsource CHANNELS [CLIENT_NAME]\n");
@@ -125,6 +143,9 @@ int main(int argc, char **argv) {
     for (int a = 3; a < argc; a++) {
         if (strcmp(argv[a], "--transport") == 0) {
             transport_mode = 1;
+        } else if (strcmp(argv[a], "--latency") == 0 && a + 1 < argc) {
+            latency_mode = 1;
+            declared_latency = (jack_nframes_t)atol(argv[++a]);
         } else if (strcmp(argv[a], "--bursts") == 0 && a + 1 < argc) {
             quiet_mode = 1;
             char *list = argv[++a];
@@ -153,6 +174,7 @@ int main(int argc, char **argv) {
         }
     }
     jack_set_process_callback(client, process, NULL);
+    if (latency_mode) jack_set_latency_callback(client, on_latency, NULL);
     if (jack_activate(client) != 0) {
         fprintf(stderr, "jackwave-testsource: cannot activate\n");
         return 1;
@@ -169,8 +191,20 @@ int main(int argc, char **argv) {
     fflush(stdout);
     unsigned long long reported = 0;
     int said_start = 0, said_done = 0, said_rolls = 0;
+    jack_nframes_t said_latency = 0;
+    if (latency_mode) jack_recompute_total_latencies(client);
     for (;;) {
         usleep(20000);
+        if (latency_mode && usr1) {
+            usr1 = 0;
+            declared_latency *= 2;
+            jack_recompute_total_latencies(client);
+        }
+        if (latency_mode && latency_set != said_latency) {
+            said_latency = latency_set;
+            printf("latency %u\n", (unsigned)said_latency);
+            fflush(stdout);
+        }
         if (transport_mode && usr1) { usr1 = 0; jack_transport_start(client); }
         if (transport_mode && usr2) { usr2 = 0; jack_transport_stop(client); }
         if (rolled_rolls != said_rolls) {

@@ -108,6 +108,11 @@ public final class JackClient {
         _ = jack_set_port_connect_callback(handle, callback, context)
     }
 
+    /// `jack_set_latency_callback`.
+    public func setLatencyCallback(_ callback: JackLatencyCallback, context: UnsafeMutableRawPointer) {
+        _ = jack_set_latency_callback(handle, callback, context)
+    }
+
     /// `jack_on_info_shutdown`.
     public func setShutdownCallback(_ callback: JackInfoShutdownCallback, context: UnsafeMutableRawPointer) {
         jack_on_info_shutdown(handle, callback, context)

@@ -1,0 +1,126 @@
+import Foundation
+import JackwaveHost
+import Testing
+
+/// The dropout detector, fed signals whose dropouts are known by construction.
+@Suite("Dropout detector")
+struct DropoutDetectorTests {
+    static let rate = 48000, period = 256
+    let thresholds = DropoutThresholds.default(sampleRate: rate, period: period)
+
+    /// A 997 Hz sine at `amplitude`, `frames` long (one channel).
+    static func tone(_ frames: Int, amplitude: Float = 0.5, from start: Int = 0) -> [Float] {
+        (start..<(start + frames)).map { amplitude * Float(sin(2 * Double.pi * 997 * Double($0) / Double(rate))) }
+    }
+
+    func detect(_ samples: [Float], channels: Int = 1) -> DropoutDetector {
+        var d = DropoutDetector(channels: channels, thresholds: thresholds)
+        d.feed(samples)
+        return d
+    }
+
+    @Test("a period of zeros cut into a tone is one dropout, at its frame and of its length")
+    func zerosInTone() {
+        var x = Self.tone(48000)
+        for i in 10_000..<10_256 { x[i] = 0 }
+        let d = detect(x)
+        #expect(d.dropouts == [.init(input: 0, frame: 10_000, frames: 256, kind: .zeros)])
+        #expect(d.counts == [1])
+    }
+
+    @Test("a source that stops is not a dropout: zeros to the end, or for longer than half a second")
+    func sourceStops() {
+        var x = Self.tone(24000) + [Float](repeating: 0, count: 48000)
+        #expect(detect(x).counts == [0])
+        x += Self.tone(24000)
+        #expect(detect(x).counts == [0], "a 1-s pause is silence, not a dropout")
+        // Exactly at the bound it still counts; one frame past it, it does not.
+        let atBound = Self.tone(4800) + [Float](repeating: 0, count: 24000) + Self.tone(4800, from: 28800)
+        let pastBound = Self.tone(4800) + [Float](repeating: 0, count: 24001) + Self.tone(4800, from: 28801)
+        #expect(detect(atBound).counts == [1])
+        #expect(detect(pastBound).counts == [0])
+    }
+
+    @Test("a fade to silence and back (20 ms raised cosine) is not a dropout, even 100 ms short")
+    func fadedPause() {
+        let fade = 960
+        var x = Self.tone(20_000)
+        for i in 0..<fade {
+            let g = Float(0.5 * (1 + cos(Double.pi * Double(i + 1) / Double(fade))))
+            x[20_000 - fade + i] *= g
+        }
+        x += [Float](repeating: 0, count: 4800)
+        var back = Self.tone(20_000, from: 24_800)
+        for i in 0..<fade { back[i] *= Float(0.5 * (1 - cos(Double.pi * Double(i) / Double(fade)))) }
+        x += back
+        #expect(detect(x).counts == [0])
+    }
+
+    @Test("a period repeated exactly is one dropout; a signal periodic at the period is none")
+    func repeats() {
+        var x = Self.tone(48000)
+        let p = Self.period
+        for i in 0..<p { x[6 * p + i] = x[5 * p + i] }
+        let d = detect(x)
+        #expect(d.dropouts == [.init(input: 0, frame: Int64(6 * p), frames: p, kind: .repeat)])
+        // 187.5 Hz at 48 kHz: exactly one cycle per 256-frame period, every period alike.
+        let periodic = (0..<48000).map { 0.5 * Float(sin(2 * Double.pi * Double($0 % p) / Double(p))) }
+        #expect(detect(periodic).counts == [0])
+        // Two lost packets repeated: the repeat is one dropout.
+        var twice = Self.tone(48000)
+        for i in 0..<p { twice[6 * p + i] = twice[5 * p + i]; twice[7 * p + i] = twice[5 * p + i] }
+        #expect(detect(twice).counts == [1])
+    }
+
+    @Test("a quiet 16-bit signal's exact zeros at its crossings are not dropouts")
+    func quantizedLowLevel() {
+        // A 20 Hz sine 65 LSB high, quantized to 16 bits: a few exact zeros at each crossing.
+        let x = (0..<96000).map { Float((65 * sin(2 * Double.pi * 20 * Double($0) / Double(Self.rate))).rounded()) / 32768 }
+        #expect(x.filter { $0 == 0 }.count > 100, "the signal does have exact zeros")
+        #expect(detect(x).counts == [0])
+    }
+
+    @Test("each input is counted on its own, in interleaved frames")
+    func perInput() {
+        var a = Self.tone(24000), b = Self.tone(24000, amplitude: 0.25)
+        for i in 3000..<3100 { b[i] = 0 }
+        for i in 9000..<9512 { b[i] = 0 }
+        for i in 12_000..<12_064 { a[i] = 0 }
+        let interleaved = zip(a, b).flatMap { [$0, $1] }
+        let d = detect(interleaved, channels: 2)
+        #expect(d.counts == [1, 2])
+        #expect(d.dropouts.map(\.frame) == [3000, 9000, 12_000])
+        #expect(d.dropouts.map(\.input) == [1, 1, 0])
+    }
+
+    @Test("fed in pieces of any size, it finds the same dropouts as fed whole")
+    func pieces() {
+        var x = Self.tone(30000)
+        for i in 1000..<1256 { x[i] = 0 }
+        for i in 0..<256 { x[20 * 256 + i] = x[19 * 256 + i] }
+        let whole = detect(x)
+        var d = DropoutDetector(channels: 1, thresholds: thresholds)
+        var at = 0
+        for size in [1, 7, 255, 256, 1000, 3] where at < x.count {
+            let n = min(size, x.count - at)
+            x[at..<(at + n)].withUnsafeBufferPointer { d.feed($0, frames: n) }
+            at += n
+        }
+        x[at...].withUnsafeBufferPointer { d.feed($0, frames: $0.count) }
+        #expect(whole.counts == [2])
+        #expect(d.dropouts == whole.dropouts)
+        #expect(d.framesFed == 30000)
+    }
+
+    @Test("the list keeps the first dropouts up to its limit; the counts go on")
+    func boundedList() {
+        var x: [Float] = []
+        for k in 0..<20 { x += Self.tone(1000, from: k * 1100) + [Float](repeating: 0, count: 100) }
+        x += Self.tone(1000)
+        var d = DropoutDetector(channels: 1, thresholds: thresholds, listLimit: 5)
+        d.feed(x)
+        #expect(d.counts == [20])
+        #expect(d.dropouts.count == 5)
+        #expect(d.dropouts.first?.frame == 1000)
+    }
+}
