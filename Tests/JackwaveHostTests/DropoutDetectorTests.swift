@@ -123,4 +123,36 @@ struct DropoutDetectorTests {
         #expect(d.dropouts.count == 5)
         #expect(d.dropouts.first?.frame == 1000)
     }
+
+    @Test("every dropout that begins before the settled frame has been returned; a run of zeros holds it back until decided")
+    func settled() {
+        var d = DropoutDetector(channels: 1, thresholds: thresholds)
+        var x = Self.tone(10_000)
+        for i in 5000..<5256 { x[i] = 0 }
+        // Fed up to the middle of the run of zeros: it may still become a dropout.
+        let firstPart = Array(x[0..<5100])
+        #expect(d.feed(firstPart).isEmpty)
+        // Held at the period being collected (4864 = 19 × 256, before the run), which could
+        // still turn out to repeat the one before.
+        #expect(d.settledFrame == 4864)
+        // The signal is back: the dropout is returned, and the settled frame moves past it.
+        let found = d.feed(Array(x[5100...]))
+        #expect(found == [.init(input: 0, frame: 5000, frames: 256, kind: .zeros)])
+        #expect(d.settledFrame > 5256 && d.settledFrame <= 10_000, "\(d.settledFrame)")
+        #expect(d.settledFrame >= 10_000 - Int64(Self.period))
+    }
+
+    @Test("frames skipped (jackwave's own drops, written as silence) are no dropout, and no history spans them")
+    func skipped() {
+        var d = DropoutDetector(channels: 1, thresholds: thresholds)
+        d.feed(Self.tone(4096))
+        d.skip(frames: 512)
+        let after = d.feed(Self.tone(4096, from: 4608))
+        #expect(after.isEmpty && d.counts == [0])
+        #expect(d.framesFed == 4096 + 512 + 4096)
+        // A dropout after the skip is placed on the stream's frames, skip included.
+        var y = Self.tone(4096, from: 8704)
+        for i in 1000..<1256 { y[i] = 0 }
+        #expect(d.feed(y).map(\.frame) == [8704 + 1000])
+    }
 }

@@ -59,8 +59,12 @@ public struct DropoutDetector {
         inputs = (0..<channels).map { _ in InputState(period: thresholds.period) }
     }
 
-    /// Feeds `frames` interleaved frames (`samples.count` must be `frames × channels`).
-    public mutating func feed(_ samples: UnsafeBufferPointer<Float>, frames: Int) {
+    /// Feeds `frames` interleaved frames (`samples.count` must be `frames × channels`);
+    /// returns the dropouts found in them, in frame order (also kept in `dropouts`, up to
+    /// `listLimit`). A dropout is found once it is decided: a run of zeros when the signal
+    /// is back, up to half a second after the run began; a repeat at the end of its period.
+    @discardableResult
+    public mutating func feed(_ samples: UnsafeBufferPointer<Float>, frames: Int) -> [Dropout] {
         precondition(samples.count >= frames * channels)
         var found: [Dropout] = []
         for c in 0..<channels {
@@ -77,11 +81,30 @@ public struct DropoutDetector {
         framesFed += Int64(frames)
         found.sort { ($0.frame, $0.input) < ($1.frame, $1.input) }
         dropouts.append(contentsOf: found.prefix(max(0, listLimit - dropouts.count)))
+        return found
     }
 
     /// The same for an array.
-    public mutating func feed(_ samples: [Float]) {
+    @discardableResult
+    public mutating func feed(_ samples: [Float]) -> [Dropout] {
         samples.withUnsafeBufferPointer { feed($0, frames: $0.count / channels) }
+    }
+
+    /// Passes over `frames` frames that are not the source's (silence jackwave wrote for
+    /// frames it had to drop): no dropout is looked for in them or across them, and each
+    /// input's history starts again after them.
+    public mutating func skip(frames: Int) {
+        guard frames > 0 else { return }
+        framesFed += Int64(frames)
+        for c in 0..<channels { inputs[c] = InputState(period: thresholds.period) }
+    }
+
+    /// The first frame at which a dropout not yet found may still begin: every dropout that
+    /// begins before it has been returned by `feed`. At most half a second (a run of zeros
+    /// waiting for the signal's return) and a period (a period that may repeat the one
+    /// before) behind the frames fed.
+    public var settledFrame: Int64 {
+        inputs.reduce(framesFed) { Swift.min($0, $1.undecidedStart(framesFed: framesFed, thresholds)) }
     }
 }
 
@@ -140,6 +163,16 @@ struct InputState {
         previous = [Float](repeating: 0, count: period)
         current = previous
         beforePrevious = previous
+    }
+
+    /// The first frame of a dropout this input may still report, or `framesFed` if none.
+    func undecidedStart(framesFed: Int64, _ t: DropoutThresholds) -> Int64 {
+        var start = framesFed
+        if let p = pending { start = Swift.min(start, p.start) }
+        if let z = zeroStart, zeroRunAbrupt, framesFed - z <= Int64(t.maximumZeroRun) { start = Swift.min(start, z) }
+        // The period being collected may turn out to repeat the one before.
+        if periodsSeen >= 2 { start = Swift.min(start, framesFed - Int64(filled)) }
+        return start
     }
 
     mutating func take(_ x: Float, at frame: Int64, input: Int, _ t: DropoutThresholds) -> DropoutDetector.Dropout? {
