@@ -21,11 +21,16 @@ public struct LevelStreamTable: Sendable, Equatable {
     /// Every row's loudness, when it has them; nil for a row whose columns were all empty
     /// (`nan`/`null`: no reading yet, or the analysis stopped).
     public internal(set) var loudness: [LoudnessColumns?] = []
+    /// Whether the stream counts dropouts per row (a `dropouts` column or field).
+    public internal(set) var hasDropouts: Bool
+    /// Every row's dropout count, when the stream has them.
+    public internal(set) var dropouts: [Int] = []
 
-    public init(channelNames: [String]?, channelCount: Int, hasLoudness: Bool = false) {
+    public init(channelNames: [String]?, channelCount: Int, hasLoudness: Bool = false, hasDropouts: Bool = false) {
         self.channelNames = channelNames
         self.channelCount = channelCount
         self.hasLoudness = hasLoudness
+        self.hasDropouts = hasDropouts
     }
 
     /// Keeps the loudness of the row just appended: M, S, I, LRA, then one true peak per
@@ -39,6 +44,14 @@ public struct LevelStreamTable: Sendable, Equatable {
 
     /// Rows read.
     public var rowCount: Int { frames.count }
+
+    /// Keeps the dropout count of the row just appended.
+    mutating func appendDropouts(_ count: Double, at place: String) throws(LevelStreamReadError) {
+        guard count >= 0, count == count.rounded(), count < 1e15 else {
+            throw LevelStreamReadError("\(place): dropouts '\(count)' is not a count")
+        }
+        dropouts.append(Int(count))
+    }
 
     /// The peaks of row `i`.
     public func peaks(ofRow i: Int) -> ArraySlice<Float> {
