@@ -28,8 +28,9 @@
  *   --latency N          declare a capture latency of N frames on every port (a latency
  *                        callback, jack_port_set_latency_range): the source as a sound card
  *                        or a network link would state it. SIGUSR1 doubles it and asks JACK
- *                        to recompute (jack_recompute_total_latencies); each time the
- *                        callback has declared a new value it says "latency N".
+ *                        to recompute (jack_recompute_total_latencies), unless --transport
+ *                        has SIGUSR1 start the transport; each time the callback has
+ *                        declared a new value it says "latency N".
  */
 #include <jack/jack.h>
 #include <stdio.h>
@@ -195,7 +196,7 @@ int main(int argc, char **argv) {
     if (latency_mode) jack_recompute_total_latencies(client);
     for (;;) {
         usleep(20000);
-        if (latency_mode && usr1) {
+        if (latency_mode && !transport_mode && usr1) {
             usr1 = 0;
             declared_latency *= 2;
             jack_recompute_total_latencies(client);

@@ -194,7 +194,17 @@ struct NetworkLinkEndToEndTests {
         #expect(loud > tail.count / 10, "the tone arrives as loud noise")
     }
 
-    @Test("JackTrip --simloss 0.01: the dropout detector counts the lost packets, within what the hub's statistics say")
+    /// The `dropout` events of a run, per input (`in_1`…), and their frames and lengths.
+    static func dropoutEvents(_ path: String, inputs: Int) throws -> (counts: [Int], dropouts: [(input: Int, frame: Int, frames: Int)]) {
+        let found = try EventStream.read(path).filter { $0["event"] as? String == "dropout" }.compactMap { e -> (Int, Int, Int)? in
+            guard let name = e["input"] as? String, let c = Int(name.dropFirst("in_".count)), let frame = e["frame"] as? Int,
+                  let frames = e["frames"] as? Int else { return nil }
+            return (c - 1, frame, frames)
+        }
+        return ((0..<inputs).map { c in found.filter { $0.0 == c }.count }, found.map { (input: $0.0, frame: $0.1, frames: $0.2) })
+    }
+
+    @Test("JackTrip --simloss 0.01: jackwave counts the lost packets as dropouts, within what the hub's statistics say, in its events, summary and level stream")
     func jackTripSimulatedLoss() throws {
         let (pair, desk) = try Self.machines()
         defer { pair.stop() }
@@ -204,9 +214,9 @@ struct NetworkLinkEndToEndTests {
         // The hub prints its statistics every second; note the count before and after.
         #expect(waitUntil(timeout: 10) { link.lostPacketsByLine.count >= 1 })
         let before = link.lostPacketsByLine, underrunsBefore = link.underrunsByLine
-        let path = dir + "/simloss.wav"
-        let out = try pair.local.jackwave(["--record", path, "-p", link.localSourcePattern, "-d", "6", "--no-meter"],
-                                          server: desk.name)
+        let path = dir + "/simloss.wav", events = dir + "/simloss.jsonl", levels = dir + "/simloss.csv"
+        let out = try pair.local.jackwave(["--record", path, "-p", link.localSourcePattern, "-d", "6", "--events", events,
+                                           "--levels", levels, "--level-interval", "100", "--no-meter"], server: desk.name)
         #expect(out.status == 0, "\(out.stderr)")
         let linesDuring = link.lostPacketsByLine.count
         #expect(waitUntil(timeout: 5) { link.lostPacketsByLine.count > linesDuring })
@@ -219,8 +229,7 @@ struct NetworkLinkEndToEndTests {
         let upper = after[linesDuring] - before.last! + underrunsAfter[linesDuring] - underrunsBefore.last!
 
         let rec = try Recording(path)
-        var detector = DropoutDetector(channels: 2, thresholds: .default(sampleRate: 48000, period: 256))
-        detector.feed(rec.samples)
+        let (counts, dropouts) = try Self.dropoutEvents(events, inputs: 2)
         let s = PatternStretches(rec, patternChannels: [0, 1])
         let zeroGlitches = s.glitches.filter(\.isZeros)
         // The independent count, straight from the documented rule (`dropoutsByRule`).
@@ -229,19 +238,26 @@ struct NetworkLinkEndToEndTests {
         // the jitter buffer dropped instead of filling in: no dropout can be seen there).
         let missing = zeroGlitches.reduce(0) { $0 + ($1.frames + 255) / 256 }
             + s.glitches.filter { !$0.isZeros && $0.patternJump > 0 }.reduce(0) { $0 + $1.patternJump / 256 }
-        print("simloss: hub lost \(lower)...\(after[linesDuring] - before.last!) (+ underruns: \(upper)) while recording; detector \(detector.counts), expected \(expected); packets missing \(missing); glitches \(s.glitches.map { "\($0.start)+\($0.frames)\($0.isZeros ? "z" : "")\($0.patternJump)" })")
-        #expect(detector.counts == expected, "\(detector.dropouts)")
+        print("simloss: hub lost \(lower)...\(after[linesDuring] - before.last!) (+ underruns: \(upper)) while recording; jackwave \(counts), expected \(expected); packets missing \(missing); glitches \(s.glitches.map { "\($0.start)+\($0.frames)\($0.isZeros ? "z" : "")\($0.patternJump)" })")
+        #expect(counts == expected, "\(dropouts)")
         // No more dropouts than JackTrip says it lost or ran short of, and every packet it
         // says it lost is missing from the recording, as zeros or a skip.
-        #expect(detector.counts.allSatisfy { $0 <= upper }, "detector \(detector.counts), hub at most \(upper)")
+        #expect(counts.allSatisfy { $0 <= upper }, "jackwave \(counts), hub at most \(upper)")
         #expect(missing >= lower, "\(missing) packets missing, hub lost at least \(lower)")
         #expect(after[linesDuring] - before.last! > 0, "1 % of ~1100 packets were lost")
-        #expect(detector.counts[0] > 0)
+        #expect(counts[0] > 0)
         // Each dropout is at a glitch, where the pattern did not arrive. (It may begin a frame
         // or so before the glitch: where the ramp on that input is exactly 0 just before.)
-        #expect(detector.dropouts.allSatisfy { d in
-            s.glitches.contains { Int64($0.start) < d.frame + Int64(d.frames) && d.frame < Int64($0.start + $0.frames) }
-        }, "\(detector.dropouts)")
+        #expect(dropouts.allSatisfy { d in s.glitches.contains { $0.start < d.frame + d.frames && d.frame < $0.start + $0.frames } },
+                "\(dropouts)")
+        // The summary says the same, per input and in all; the level stream's rows add up to it.
+        #expect(out.stderr.contains(", \(counts.reduce(0, +)) dropout"), "\(out.stderr)")
+        for (c, n) in counts.enumerated() where n > 0 {
+            #expect(out.stderr.contains("in_\(c + 1): \(n) dropout"), "\(out.stderr)")
+        }
+        let rows = try String(contentsOfFile: levels, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",") }
+        let column = try #require(rows.first?.firstIndex(of: "dropouts"), "\(rows.first ?? [])")
+        #expect(rows.dropFirst().compactMap { Int($0[column]) }.reduce(0, +) == counts.reduce(0, +))
     }
 
     @Test("through JackTrip, a source that stops is not a dropout: its silence goes on")
@@ -251,9 +267,9 @@ struct NetworkLinkEndToEndTests {
         let link = try JackTripLink(pair: pair, localServer: desk.name)
         let source = try link.remote.startTestSource(channels: 2)
         for (c, sink) in link.remoteSinks.enumerated() { try pair.remote.connect("src:out_\(c + 1)", sink, server: "stage") }
-        let path = dir + "/stops.wav"
-        let run = try pair.local.start(Run.jackwave, ["--record", path, "-p", link.localSourcePattern, "-d", "3", "--no-meter"],
-                                       server: desk.name)
+        let path = dir + "/stops.wav", events = dir + "/stops.jsonl"
+        let run = try pair.local.start(Run.jackwave, ["--record", path, "-p", link.localSourcePattern, "-d", "3",
+                                                      "--events", events, "--no-meter"], server: desk.name)
         #expect(run.waitForRecordedFrames(path, moreThan: 48000))
         TestMachine.end(source)
         let out = run.finish(timeout: 30)
@@ -262,16 +278,16 @@ struct NetworkLinkEndToEndTests {
         let s = PatternStretches(rec, patternChannels: [0, 1])
         let lastSound = (0..<rec.frames).last { f in rec[f, 0] != 0 || rec[f, 1] != 0 } ?? 0
         #expect(rec.frames - lastSound > 24000, "the source stopped more than half a second before the end")
-        var detector = DropoutDetector(channels: 2, thresholds: .default(sampleRate: 48000, period: 256))
-        detector.feed(rec.samples)
+        let (counts, dropouts) = try Self.dropoutEvents(events, inputs: 2)
         // Dropouts only where the link had glitches (none on an idle machine), none after the
         // source stopped: its silence is not one.
-        #expect(detector.counts == Self.dropoutsByRule(rec), "\(detector.dropouts)")
-        #expect(detector.counts.allSatisfy { $0 <= s.glitches.count }, "\(detector.dropouts) \(s.glitches)")
-        #expect(detector.dropouts.allSatisfy { $0.frame < Int64(lastSound) }, "\(detector.dropouts)")
+        #expect(counts == Self.dropoutsByRule(rec), "\(dropouts)")
+        #expect(counts.allSatisfy { $0 <= s.glitches.count }, "\(dropouts) \(s.glitches)")
+        #expect(dropouts.allSatisfy { $0.frame < lastSound }, "\(dropouts)")
+        #expect(out.stderr.contains(", \(counts.reduce(0, +)) dropout"), "\(out.stderr)")
     }
 
-    @Test("JackTrip client restarts: jackwave says its sources vanished and records on to the end of its duration")
+    @Test("JackTrip client restarts: jackwave says its sources went, connects them again when they are back, and records on to the end of its duration")
     func jackTripClientRestarts() throws {
         let (pair, desk) = try Self.machines()
         defer { pair.stop() }
@@ -282,17 +298,25 @@ struct NetworkLinkEndToEndTests {
                                                       "--events", events, "--no-meter"], server: desk.name)
         #expect(run.waitForRecordedFrames(path, moreThan: 24000))
         try link.restartClient(whileGone: {
-            #expect(run.waitForStderr("disconnected stage:receive_1 -> jackwave:in_1"), "\(run.stderrSoFar)")
+            #expect(run.waitForStderr("stage:receive_1 is gone (it fed in_1)"), "\(run.stderrSoFar)")
         })
+        #expect(run.waitForStderr("stage:receive_2 is back: connected to in_2 again"), "\(run.stderrSoFar)")
         let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(try Recording(path).frames == 6 * 48000, "nothing lost: the run keeps its length")
-        // Today the inputs stay unconnected when the ports come back. `PortWatch` (unit-tested)
-        // reconnects them; once it is wired into a run, this expectation turns around.
+        // Connected at the start, and again when the ports came back.
         let connections = out.stderr.components(separatedBy: "jackwave: connected stage:receive_1 -> jackwave:in_1").count - 1
-        #expect(connections == 1, "connected once, at the start: \(out.stderr)")
-        let eventText = try String(contentsOfFile: events, encoding: .utf8)
-        #expect(eventText.contains("stage:receive_1"), "the disconnection is in the events")
+        #expect(connections == 2, "connected at the start and after the restart: \(out.stderr)")
+        let course = try EventStream.read(events).compactMap { e -> String? in
+            guard let kind = e["event"] as? String, kind.hasPrefix("source_") else { return nil }
+            return "\(kind) \(e["port"] as? String ?? "?") \(e["input"] as? String ?? "?")"
+        }
+        // Each source told gone once, then back once.
+        for c in 1...2 {
+            let told = course.filter { $0.hasSuffix(" stage:receive_\(c) in_\(c)") }
+            #expect(told == ["source_gone stage:receive_\(c) in_\(c)", "source_back stage:receive_\(c) in_\(c)"], "\(course)")
+        }
+        #expect(course.count == 4, "\(course)")
     }
 
     @Test("zita-njbridge: the tone arrives at its frequency within the resampler's tracking, clean in short windows; the link declares no latency")
@@ -325,12 +349,16 @@ struct NetworkLinkEndToEndTests {
         let amplitude = median(windows.map(\.amplitude))
         print("zita-njbridge: \(windows.count) windows of 85 ms: median \(frequency) Hz (\(windows.map(\.frequency).min()!)...\(windows.map(\.frequency).max()!)), amplitude \(amplitude), THD+N median \(thdN) dB, best \(windows.map(\.thdPlusNoiseDB).min()!) dB")
         #expect(windows.count >= 30)
-        #expect(abs(frequency - 997.5) < 0.5, "\(frequency) Hz")
+        // Idle, the median is within 0.05 Hz; with both cores busy (load average 6-7 from
+        // other test runs) the loop was seen hunting over 996.3-997.5 Hz, a median 1.2 Hz
+        // off: 2 Hz (0.2 %) is what holds on a loaded machine.
+        #expect(abs(frequency - 997.5) < 2, "\(frequency) Hz")
         #expect(abs(amplitude - 0.5) < 0.0025, "\(amplitude)")
         #expect(thdN < -55, "median THD+N \(thdN) dB in 85-ms windows")
         // zita-n2j declares a capture latency of 0 on its ports: jackwave cannot know the link's.
         let ports = try pair.local.tool("/usr/bin/jack_lsp", ["-l", "zn2j:out_1"], server: desk.name)
         #expect(ports.stdout.contains("port capture latency = [ 0 0 ]"), "\(ports.stdout)")
+        #expect(out.stderr.contains("capture latency of in_1: none declared upstream, so unknown"), "\(out.stderr)")
     }
 }
 

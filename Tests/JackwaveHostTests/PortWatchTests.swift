@@ -43,4 +43,35 @@ struct PortWatchTests {
         #expect(watch.portChanged("zn2j:out_1", registered: true) == [
             .reconnect(source: "zn2j:out_1", input: "jackwave:in_1"), .reconnect(source: "zn2j:out_1", input: "jackwave:in_2")])
     }
+
+    @Test("after unregistrations, the planned sources no longer found are the ones that vanished, each once")
+    func gone() {
+        var watch = PortWatch(plan: plan)
+        let present: Set<String> = ["stage:receive_1"]
+        #expect(watch.sourcesGone(exists: present.contains) == [.vanished(source: "stage:receive_2", input: "jackwave:in_2")])
+        #expect(watch.sourcesGone(exists: present.contains) == [])
+        #expect(watch.portRegistered("stage:receive_2", isConnected: { _, _ in false })
+                == [.reconnect(source: "stage:receive_2", input: "jackwave:in_2")])
+    }
+
+    @Test("a source registered again whose connection no longer holds went and came back unseen: told as both")
+    func fastRestart() {
+        var watch = PortWatch(plan: plan)
+        #expect(watch.portRegistered("stage:receive_1", isConnected: { _, _ in false })
+                == [.vanished(source: "stage:receive_1", input: "jackwave:in_1"), .reconnect(source: "stage:receive_1", input: "jackwave:in_1")])
+        // Its connection holds: a notification for a port already known changes nothing.
+        #expect(watch.portRegistered("stage:receive_1", isConnected: { _, _ in true }) == [])
+    }
+
+    @Test("a reconnection that failed leaves the source missing, so that its next registration tries again")
+    func failedReconnection() {
+        var watch = PortWatch(plan: plan)
+        _ = watch.portChanged("stage:receive_1", registered: false)
+        _ = watch.portChanged("stage:receive_1", registered: true)
+        watch.stillMissing("stage:receive_1")
+        #expect(watch.missing == ["stage:receive_1"])
+        #expect(watch.portChanged("stage:receive_1", registered: true).count == 1)
+        watch.stillMissing("other:out_1")
+        #expect(watch.missing.isEmpty)
+    }
 }

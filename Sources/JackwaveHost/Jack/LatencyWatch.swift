@@ -1,9 +1,15 @@
 import CJack
 import Synchronization
 
-/// Follows the capture latency of jackwave's inputs: read once at start (`read`), and again
-/// after every latency callback (JACK calls it when a connection or a port's declared latency
-/// changes, `jack_set_latency_callback`).
+/// Follows the capture latency of jackwave's inputs: read once at a connection's start
+/// (`read`), and again after every latency callback (JACK calls it when a connection or a
+/// port's declared latency changes, `jack_set_latency_callback`).
+///
+/// An input's latency is what its sources declare (`jack_port_get_latency_range` of each
+/// port connected to it, `JackCaptureLatency`), spanning their ranges as JACK's own rule
+/// for an input does. Read from the sources rather than from the input itself: the input's
+/// own range is filled in by libjack as it runs this client's latency callback, which comes
+/// a moment after `jack_connect` returns, so a read at frame 0 could still find 0 there.
 ///
 /// The callback only counts (an atomic), on JACK's notification thread: the main thread,
 /// polling as it does for other notifications, reads the new ranges when the count moved
@@ -11,17 +17,19 @@ import Synchronization
 /// `JackNotifications`). Installing it is separate from `JackNotifications.install`: a client
 /// has one latency callback, and this is it.
 public final class LatencyWatch: @unchecked Sendable {
+    public let client: JackClient
     public let inputs: [JackPort]
     /// Latency callbacks for capture latency so far (relaxed: a lone counter).
     private let changes = Atomic<Int>(0)
     private var seen = -1
 
-    public init(inputs: [JackPort]) {
+    public init(client: JackClient, inputs: [JackPort]) {
+        self.client = client
         self.inputs = inputs
     }
 
     /// Registers the latency callback. Before `jack_activate`; `self` must outlive the client.
-    public func install(on client: JackClient) {
+    public func install() {
         client.setLatencyCallback({ mode, context in
             guard mode == JackCaptureLatency else { return }
             Unmanaged<LatencyWatch>.fromOpaque(context!)._withUnsafeGuaranteedRef {
@@ -30,14 +38,19 @@ public final class LatencyWatch: @unchecked Sendable {
         }, context: Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Every input's capture latency now, in input order.
-    public func read() -> [LatencyRange] {
+    /// Every input's capture latency now, in input order: nil for an input nothing is
+    /// connected to. Main thread, while the client is open.
+    public func read() -> [LatencyRange?] {
         seen = changes.load(ordering: .relaxed)
-        return inputs.map(\.captureLatency)
+        return inputs.map { input in
+            let ranges = input.connections.compactMap { client.captureLatency(ofPortNamed: $0) }
+            guard let first = ranges.first else { return nil }
+            return ranges.dropFirst().reduce(first) { LatencyRange(min: Swift.min($0.min, $1.min), max: Swift.max($0.max, $1.max)) }
+        }
     }
 
     /// The ranges, if a latency callback came since the last read; nil if none did.
-    public func readIfChanged() -> [LatencyRange]? {
+    public func readIfChanged() -> [LatencyRange?]? {
         changes.load(ordering: .relaxed) == seen ? nil : read()
     }
 

@@ -7,8 +7,8 @@ import JackwaveSoundFiles
 import Synchronization
 
 /// The non-realtime thread that drains the audio ring into the recording's files, and hands
-/// a copy of every frame to the live loudness analysis. Without files (`--loudness` while
-/// only metering) it drains the ring for the analysis alone.
+/// every frame to the live loudness analysis and the dropout detection. Without files
+/// (`--loudness` while only metering) it drains the ring for those alone.
 ///
 /// It hands the ring's regions to the pipeline (which writes them without a copy unless it
 /// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
@@ -86,13 +86,18 @@ public final class RecordingWriter: @unchecked Sendable {
     /// The live loudness analysis (`--loudness`), handed a copy of every frame taken (at the
     /// server's rate, gaps as silence); it never makes the writer wait.
     let loudness: LoudnessFeed?
+    /// The connection's dropout detection, shown every frame taken from the ring (what the
+    /// sources delivered); the silence written for dropped frames is skipped, not shown.
+    let dropouts: DropoutCounter?
 
     /// A writer for `pipeline`'s files (or for `loudness` alone), fed by `ring` (width = the
     /// channels) and `drops`, at the server's `inputRate`.
-    public init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
-                messages: MessageQueue, loudness: LoudnessFeed?, takes: TakeController?, stallMicroseconds: UInt32 = 0) {
+    init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
+         messages: MessageQueue, loudness: LoudnessFeed?, takes: TakeController?, dropouts: DropoutCounter? = nil,
+         stallMicroseconds: UInt32 = 0) {
         precondition(pipeline != nil || loudness != nil)
         self.pipeline = pipeline
+        self.dropouts = dropouts
         self.takes = takes
         self.ring = ring
         self.drops = drops
@@ -228,11 +233,14 @@ public final class RecordingWriter: @unchecked Sendable {
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
         loudness?.offer(r.first, count: r.firstCount)
         if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
+        dropouts?.feed(r.first, frames: r.firstCount)
+        if r.secondCount > 0 { dropouts?.feed(r.second, frames: r.secondCount) }
         ring.commitRead(r.count)
         return r.count
     }
 
     private func writeSilence(frames: Int64) {
+        dropouts?.skip(frames: Int(frames))
         var left = frames
         while left > 0 && !failed.load(ordering: .relaxed) {
             let n = Int(min(left, Int64(zeroFrames)))

@@ -28,6 +28,12 @@ final class SessionParts {
     let loudness: LoudnessFeed?
     let levels: LevelPipeline?
     let tone: ToneSettings?
+    /// The run's dropouts, found by each connection's writer: whenever a writer sees the
+    /// audio (a recording, or `--loudness` while metering); a bare meter sees only peaks,
+    /// and counts none.
+    let dropouts: DropoutLedger?
+    /// What the run says of its inputs' capture latency.
+    let latency: LatencyReport
 
     /// Checks what needs the server's rate and the ports (usage errors), then opens the
     /// run's outputs: the first file, the level stream, the events (runtime errors).
@@ -98,6 +104,12 @@ final class SessionParts {
         if let files, !files.spec.takes {
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
         }
+        let dropouts = channels > 0 && (spec != nil || loudness != nil)
+            ? DropoutLedger(inputNames: ports.inputs.map(\.shortName), sampleRate: sampleRate, events: events,
+                            messages: messages, feedsLevels: o.levelsPath != nil)
+            : nil
+        self.dropouts = dropouts
+        latency = LatencyReport(events: events, sampleRate: sampleRate, stamped: spec?.format.carriesBroadcastInfo ?? false)
         if levelsWanted {
             var stream: LevelStreamWriter?
             if let path = o.levelsPath {
@@ -107,6 +119,7 @@ final class SessionParts {
                                                      loudness: loudness != nil)
                 formatter.takeColumn = takes != nil
                 formatter.gapColumn = o.reconnect
+                formatter.dropoutColumn = dropouts != nil
                 do throws(LevelStreamError) {
                     stream = try LevelStreamWriter(path: path, formatter: formatter)
                 } catch {
@@ -117,7 +130,7 @@ final class SessionParts {
                                    intervalFrames: o.levelIntervalMilliseconds.map {
                                        LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
                                    },
-                                   display: meter, loudness: loudness, takes: takes)
+                                   display: meter, loudness: loudness, takes: takes, dropouts: dropouts)
         } else {
             levels = nil
         }
