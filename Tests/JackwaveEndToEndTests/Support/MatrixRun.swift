@@ -25,13 +25,16 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
         .init(name: "plot", levels: 2),
         .init(name: "events", levels: 2),
         .init(name: "on-close", levels: 2),
+        .init(name: "latency", levels: 2),    // the pattern's source declares a capture latency
     ]
 
     /// What cannot be combined in a run: a pre-roll needs arming; another rate is checked on
-    /// the tone (a resampled pattern is no longer the pattern).
+    /// the tone (a resampled pattern is no longer the pattern); a declared latency is the
+    /// pattern source's (jackwave's own tone declares none).
     static func allows(_ run: [Int?]) -> Bool {
         if run[3] == 1 && run[2] == 0 { return false }
         if run[4] == 1 && run[1] == 0 { return false }
+        if run[13] == 1 && run[1] == 1 { return false }
         return true
     }
 
@@ -54,6 +57,10 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
     var plot: Bool { levels[10] == 1 }
     var events: Bool { levels[11] == 1 }
     var onClose: Bool { levels[12] == 1 }
+    var declaredLatency: Int? { levels[13] == 1 ? Self.latencyFrames : nil }
+
+    /// The capture latency the pattern's source declares, when it does: 10 ms.
+    static let latencyFrames = 480
 
     /// Whether the files are numbered (cut, or may be), and taken per take.
     var numbered: Bool { split || reconnect || osc }
