@@ -49,6 +49,13 @@ public struct DropoutDetector {
     public private(set) var framesFed: Int64 = 0
 
     private var inputs: [InputState]
+    /// Scratch, one buffer: each input's last two periods, one after the other (`2 × period`
+    /// floats per input: the one being collected and the one before it, `InputState.slot`
+    /// says which is which), then one plane of `blockFrames` per input, where each block of
+    /// interleaved frames is split so that each input's samples are read contiguously.
+    private var work: [Float]
+    /// Frames split into planes at a time: 512 (128 KiB of planes at 64 channels).
+    static let blockFrames = 512
 
     public init(channels: Int, thresholds: DropoutThresholds, listLimit: Int = 1024) {
         precondition(channels > 0 && thresholds.period > 0)
@@ -56,7 +63,8 @@ public struct DropoutDetector {
         self.listLimit = listLimit
         self.thresholds = thresholds
         counts = [Int](repeating: 0, count: channels)
-        inputs = (0..<channels).map { _ in InputState(period: thresholds.period) }
+        inputs = [InputState](repeating: InputState(), count: channels)
+        work = [Float](repeating: 0, count: channels * (2 * thresholds.period + Self.blockFrames))
     }
 
     /// Feeds `frames` interleaved frames (`samples.count` must be `frames × channels`);
@@ -67,17 +75,31 @@ public struct DropoutDetector {
     public mutating func feed(_ samples: UnsafeBufferPointer<Float>, frames: Int) -> [Dropout] {
         precondition(samples.count >= frames * channels)
         var found: [Dropout] = []
-        for c in 0..<channels {
-            var state = inputs[c]
-            for f in 0..<frames {
-                let frame = framesFed + Int64(f)
-                if let dropout = state.take(samples[f * channels + c], at: frame, input: c, thresholds) {
-                    found.append(dropout)
-                    counts[c] += 1
+        guard frames > 0, let base = samples.baseAddress else { return found }
+        // The states out of `self` while the scratch is borrowed: a block of frames split
+        // into planes, then each input's plane in a tight loop (`InputState.take`).
+        var states = inputs
+        let (channels, t, period, block) = (self.channels, thresholds, thresholds.period, Self.blockFrames)
+        let first = framesFed
+        work.withUnsafeMutableBufferPointer { w in
+            let history = w.baseAddress!, planes = history + channels * 2 * period
+            for start in stride(from: 0, to: frames, by: block) {
+                let n = Swift.min(block, frames - start)
+                let source = base + start * channels
+                for c in 0..<channels {
+                    var from = source + c
+                    let plane = planes + c * block
+                    for f in 0..<n {
+                        plane[f] = from.pointee
+                        from += channels
+                    }
+                    states[c].take(plane, frames: n, firstFrame: first + Int64(start), input: c, t,
+                                   periods: history + c * 2 * period, into: &found)
                 }
             }
-            inputs[c] = state
         }
+        inputs = states
+        for d in found { counts[d.input] += 1 }
         framesFed += Int64(frames)
         found.sort { ($0.frame, $0.input) < ($1.frame, $1.input) }
         dropouts.append(contentsOf: found.prefix(max(0, listLimit - dropouts.count)))
@@ -96,7 +118,7 @@ public struct DropoutDetector {
     public mutating func skip(frames: Int) {
         guard frames > 0 else { return }
         framesFed += Int64(frames)
-        for c in 0..<channels { inputs[c] = InputState(period: thresholds.period) }
+        for c in 0..<channels { inputs[c] = InputState() }
     }
 
     /// The first frame at which a dropout not yet found may still begin: every dropout that
@@ -144,88 +166,135 @@ public struct DropoutThresholds: Sendable, Equatable {
     }
 }
 
-/// One input's state in `DropoutDetector`.
+/// One input's state in `DropoutDetector`. Plain values (frames, with -1 or `.min` for
+/// none), so that the per-sample loop keeps them in registers.
 struct InputState {
-    /// The frame of the last sample at or above the signal level (nil: none yet).
-    var lastLoud: Int64?
-    /// The current run of zeros: its first frame and whether it began next to signal.
-    var zeroStart: Int64?
+    /// The frame of the last sample at or above the signal level (`noFrame`: none yet).
+    var lastLoud = InputState.noFrame
+    /// The current run of zeros: its first frame (-1: none) and whether it began next to signal.
+    var zeroStart: Int64 = -1
     var zeroRunAbrupt = false
-    /// A run that ended, waiting for signal within the edge window after it.
-    var pending: (start: Int64, frames: Int, end: Int64)?
-    /// The period being collected and the two before it.
-    var previous: [Float], current: [Float], beforePrevious: [Float]
+    /// A run that ended, waiting for signal within the edge window after it (start -1: none).
+    var pendingStart: Int64 = -1
+    var pendingFrames = 0
+    var pendingEnd: Int64 = 0
+    /// Which half of the input's history holds the period being collected; how much of it
+    /// is filled, whether it equals the period before so far, whether the period before
+    /// equalled its own predecessor, its peak, and how many periods have been completed.
+    var slot = 0
     var filled = 0
-    var periodsSeen = 0
+    var matchesPrevious = true
+    var previousRepeated = false
     var currentPeak: Float = 0
+    var periodsSeen = 0
 
-    init(period: Int) {
-        previous = [Float](repeating: 0, count: period)
-        current = previous
-        beforePrevious = previous
-    }
+    /// Far enough back that `frame - noFrame` is never within an edge window, without overflow.
+    static let noFrame = Int64.min / 2
 
     /// The first frame of a dropout this input may still report, or `framesFed` if none.
     func undecidedStart(framesFed: Int64, _ t: DropoutThresholds) -> Int64 {
         var start = framesFed
-        if let p = pending { start = Swift.min(start, p.start) }
-        if let z = zeroStart, zeroRunAbrupt, framesFed - z <= Int64(t.maximumZeroRun) { start = Swift.min(start, z) }
+        if pendingStart >= 0 { start = Swift.min(start, pendingStart) }
+        if zeroStart >= 0, zeroRunAbrupt, framesFed - zeroStart <= Int64(t.maximumZeroRun) { start = Swift.min(start, zeroStart) }
         // The period being collected may turn out to repeat the one before.
         if periodsSeen >= 2 { start = Swift.min(start, framesFed - Int64(filled)) }
         return start
     }
 
-    mutating func take(_ x: Float, at frame: Int64, input: Int, _ t: DropoutThresholds) -> DropoutDetector.Dropout? {
-        var found: DropoutDetector.Dropout?
-        let loud = abs(x) >= t.signalLevel
-        if loud { lastLoud = frame }
-        // A finished run of zeros waits for the signal to come back close to its end.
-        if let p = pending {
-            if loud {
-                pending = nil
-                found = .init(input: input, frame: p.start, frames: p.frames, kind: .zeros)
-            } else if frame - p.end >= Int64(t.edgeWindow) {
-                pending = nil
+    /// Takes `frames` samples of this input from `x`, the first at stream frame `firstFrame`;
+    /// appends the dropouts found. `periods` is this input's history: two periods.
+    ///
+    /// Where no run of zeros waits for the signal, a stretch of whole 16-sample vectors within
+    /// the period is checked at once (`DropoutScan`): with no exact zero in it and no run
+    /// going on, only the last loud sample, the period's peak and whether it still equals
+    /// the period before can change; all zeros (silence) only begin or go on with a run.
+    /// Anything else goes sample by sample.
+    mutating func take(_ x: UnsafePointer<Float>, frames: Int, firstFrame: Int64, input: Int,
+                       _ t: DropoutThresholds, periods: UnsafeMutablePointer<Float>, into found: inout [DropoutDetector.Dropout]) {
+        var s = self  // locals for the loop; stored back at the end
+        let level = t.signalLevel, edge = Int64(t.edgeWindow), period = t.period
+        let shortest = t.minimumZeroRun, longest = t.maximumZeroRun
+        var current = periods + s.slot * period, previous = periods + (1 - s.slot) * period
+        var f = 0
+        while f < frames {
+            let stretch = Swift.min(frames - f, period - s.filled) & ~(DropoutScan.width - 1)
+            let scan = stretch > 0 && s.pendingStart < 0
+                ? DropoutScan(x + f, count: stretch, previous: previous + s.filled, current: current + s.filled) : nil
+            if let scan, scan.allZero || (!scan.anyZero && s.zeroStart < 0) {
+                if scan.allZero && s.zeroStart < 0 {
+                    s.zeroStart = firstFrame + Int64(f)
+                    s.zeroRunAbrupt = s.zeroStart - s.lastLoud <= edge
+                }
+                if let k = scan.lastIndex(in: x + f, atLeast: level) { s.lastLoud = firstFrame + Int64(f + k) }
+                if scan.differs { s.matchesPrevious = false }
+                s.currentPeak = Swift.max(s.currentPeak, scan.peak)
+                s.filled += stretch
+                f += stretch
+                if s.filled == period {
+                    s.endPeriod(at: firstFrame + Int64(f - 1), input: input, t, zerosFound: false, into: &found)
+                    swap(&current, &previous)
+                }
+                continue
             }
-        }
-        if x == 0 {
-            if zeroStart == nil {
-                zeroStart = frame
-                zeroRunAbrupt = lastLoud.map { frame - $0 <= Int64(t.edgeWindow) } ?? false
-            }
-        } else if let start = zeroStart {
-            let length = Int(frame - start)
-            zeroStart = nil
-            if zeroRunAbrupt, length >= t.minimumZeroRun, length <= t.maximumZeroRun {
+            defer { f += 1 }
+            let v = x[f]
+            let frame = firstFrame + Int64(f)
+            let loud = abs(v) >= level
+            if loud { s.lastLoud = frame }
+            var zeros: DropoutDetector.Dropout?
+            // A finished run of zeros waits for the signal to come back close to its end.
+            if s.pendingStart >= 0 {
                 if loud {
-                    found = .init(input: input, frame: start, frames: length, kind: .zeros)
-                } else {
-                    pending = (start, length, frame)
+                    zeros = .init(input: input, frame: s.pendingStart, frames: s.pendingFrames, kind: .zeros)
+                    s.pendingStart = -1
+                } else if frame - s.pendingEnd >= edge {
+                    s.pendingStart = -1
                 }
             }
+            if v == 0 {
+                if s.zeroStart < 0 {
+                    s.zeroStart = frame
+                    s.zeroRunAbrupt = frame - s.lastLoud <= edge
+                }
+            } else if s.zeroStart >= 0 {
+                let length = Int(frame - s.zeroStart)
+                if s.zeroRunAbrupt, length >= shortest, length <= longest {
+                    if loud {
+                        zeros = .init(input: input, frame: s.zeroStart, frames: length, kind: .zeros)
+                    } else {
+                        (s.pendingStart, s.pendingFrames, s.pendingEnd) = (s.zeroStart, length, frame)
+                    }
+                }
+                s.zeroStart = -1
+            }
+            if let zeros { found.append(zeros) }
+            // The period being collected, compared with the one before as it comes.
+            if s.matchesPrevious && v != previous[s.filled] { s.matchesPrevious = false }
+            current[s.filled] = v
+            s.currentPeak = Swift.max(s.currentPeak, abs(v))
+            s.filled += 1
+            guard s.filled == period else { continue }
+            s.endPeriod(at: frame, input: input, t, zerosFound: zeros != nil, into: &found)
+            swap(&current, &previous)
         }
-        if let repeated = takeForRepeat(x, at: frame, input: input, t), found == nil { found = repeated }
-        return found
+        self = s
     }
 
-    /// Collects the period; at its end, compares it with the one before.
-    mutating func takeForRepeat(_ x: Float, at frame: Int64, input: Int, _ t: DropoutThresholds) -> DropoutDetector.Dropout? {
-        current[filled] = x
-        currentPeak = max(currentPeak, abs(x))
-        filled += 1
-        guard filled == t.period else { return nil }
-        defer {
-            swap(&beforePrevious, &previous)
-            swap(&previous, &current)
-            filled = 0
-            currentPeak = 0
-            periodsSeen += 1
+    /// The period ends at `frame`: a repeat if it equalled the period before. Two periods of
+    /// history are needed (a repeat within the first three is not told); the period before
+    /// had to differ from its own predecessor (a signal periodic at the period, or a second
+    /// repeat of one lost packet, is not a new dropout); a zeros dropout found at the same
+    /// frame takes precedence. The caller swaps its pointers to the two periods.
+    mutating func endPeriod(at frame: Int64, input: Int, _ t: DropoutThresholds, zerosFound: Bool,
+                            into found: inout [DropoutDetector.Dropout]) {
+        if periodsSeen >= 2, matchesPrevious, currentPeak >= t.signalLevel, !previousRepeated, !zerosFound {
+            found.append(.init(input: input, frame: frame + 1 - Int64(t.period), frames: t.period, kind: .repeat))
         }
-        // Two periods of history are needed: a repeat within the first three is not told.
-        guard periodsSeen >= 2, current == previous, currentPeak >= t.signalLevel else { return nil }
-        // The period before had to differ from its own predecessor: a signal periodic at the
-        // period (or a second repeat of one lost packet, counted once) is not a new dropout.
-        guard previous != beforePrevious else { return nil }
-        return .init(input: input, frame: frame + 1 - Int64(t.period), frames: t.period, kind: .repeat)
+        previousRepeated = matchesPrevious
+        matchesPrevious = true
+        filled = 0
+        currentPeak = 0
+        periodsSeen += 1
+        slot = 1 - slot
     }
 }
