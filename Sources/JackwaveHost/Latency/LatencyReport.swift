@@ -20,12 +20,19 @@ final class LatencyReport {
         self.stamped = stamped
     }
 
-    /// A connection's first reading, at timeline frame `frame`: its events; returns the
-    /// line to say (nil when no input is connected) and what the files' `bext` subtracts.
-    func started(_ latencies: InputLatencies, frame: Int64) -> (line: String?, stamp: CaptureLatencyStamp) {
+    /// A connection's first reading, taken before its frame 0: returns the line to say (nil
+    /// when no input is connected) and what the files' `bext` subtracts. Its events follow
+    /// the connection's `started` (`announce`).
+    func started(_ latencies: InputLatencies) -> (line: String?, stamp: CaptureLatencyStamp) {
         last = latencies
-        emit(latencies, inputs: latencies.ranges.indices.filter { latencies.ranges[$0] != nil }, frame: frame)
         return (latencies.line(sampleRate: sampleRate, stamped: stamped), latencies.stamp(sampleRate: sampleRate))
+    }
+
+    /// The `latency` events of a connection's first reading (each connected input), at its
+    /// frame 0 on the timeline (`frame`), after its `started` event.
+    func announce(frame: Int64) {
+        guard let last else { return }
+        emit(last, inputs: last.ranges.indices.filter { last.ranges[$0] != nil }, frame: frame)
     }
 
     /// A reading after a latency callback: the events of the inputs whose range changed,

@@ -21,7 +21,7 @@ import JackwaveLevelStream
 public final class LevelPipeline {
     /// The stream's write failure, once there is one (the run then stops with exit 1).
     public internal(set) var failure: String?
-    private let sampleRate: Int
+    let sampleRate: Int
     private let channels: Int
     let stream: LevelStreamWriter?
     private let intervalFrames: Int?
@@ -45,7 +45,7 @@ public final class LevelPipeline {
     let dropouts: DropoutLedger?
     var dropoutRows = DropoutRowCounter()
     /// The end of the latest block, the last row's end at the close.
-    private var lastBlockEnd: Int64 = 0
+    private(set) var lastBlockEnd: Int64 = 0
     private var closed = false
 
     /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
@@ -92,7 +92,7 @@ public final class LevelPipeline {
     /// The frame before which rows may leave `pending`: what both the takes and the dropout
     /// detection have decided; nil when rows do not wait.
     private var decidedFrame: Int64? {
-        switch (takes?.decidedFrames.load(ordering: .acquiring), dropouts?.settledFrame) {
+        switch (takes?.decidedFrames.load(ordering: .acquiring), dropoutLimit) {
         case let (t?, d?): min(t, d)
         case let (t?, nil): t
         case let (nil, d?): d

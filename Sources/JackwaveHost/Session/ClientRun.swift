@@ -161,8 +161,7 @@ final class ClientRun {
         for input in ports.plan.unconnectedInputs { ui.say("\(input) is not connected: it records silence until you connect it") }
         reconnector.begin()
         // What the sources declare, read before frame 0: the files' stamp subtracts it.
-        let latency = parts.latency.started(InputLatencies(names: ports.inputs.map(\.shortName), ranges: latencyWatch.read()),
-                                            frame: timelineBase)
+        let latency = parts.latency.started(InputLatencies(names: ports.inputs.map(\.shortName), ranges: latencyWatch.read()))
         if let line = latency.line { ui.say(line) }
         // Frame 0 is the first cycle that sees this store: the clock is read just before it.
         // That cycle starts within a period, and its buffer was captured during the period
@@ -177,6 +176,7 @@ final class ClientRun {
         signals.started.store(true, ordering: .releasing)
         onStart(start)
         parts.events?.emit(.started, frame: timelineBase)
+        parts.latency.announce(frame: timelineBase)
 
         let (ending, handledInterrupts) = mainLoop(ui, control: control)
         control.attach(nil)
