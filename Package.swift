@@ -33,6 +33,9 @@ let package = Package(
         /// libebur128: EBU R 128 / BS.1770 loudness and true peak (`jackwave loudness`).
         .systemLibrary(name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"])]),
+        /// FFTW's header only: no pkgConfig, so nothing links libfftw3; JackwaveMeasure dlopens
+        /// it when a measurement is analysed (FFTWLibrary says why FFTW).
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
         /// liblo: Open Sound Control over UDP (`--osc`: remote control).
         .systemLibrary(name: "CLo", path: "Sources/CLo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
@@ -51,8 +54,12 @@ let package = Package(
         /// for the offline measure. No JACK.
         .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
-        /// same for the live stream and `jackwave levels`. Depends on nothing.
-        .target(name: "JackwaveLevelStream"),
+        /// same for the live stream and `jackwave levels`. JackwaveSoundFiles only for
+        /// `CreatedFile`, the one way jackwave creates a file.
+        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveSoundFiles"]),
+        /// `jackwave measure`'s signals and analysis (sweeps, deconvolution, harmonics, THD+N,
+        /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
+        .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
         /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
         /// (`--loudness`) runs in its own thread here.
@@ -63,7 +70,8 @@ let package = Package(
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "CBuildInfo"]),
+                                                    "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "JackwaveMeasure",
+                                                    "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
         /// never enters the dynamic linker's lazy binding (and its lock) on a first call.
         /// With the toolchain's lld and `-z pack-relative-relocs` (DT_RELR, glibc ≥ 2.36): the
@@ -72,18 +80,27 @@ let package = Package(
         /// footprint).
         /// `scripts/link-order.txt` (scripts/link-order writes it): the functions a recording runs, placed
         /// together at the front of the code, so that the kernel pages in a few hundred KiB of
-        /// them instead of ~5 MiB of code they are scattered over. Names it no longer finds are
-        /// skipped silently (the list only orders; it never changes what is linked), and
+        /// them instead of ~5 MiB of code they are scattered over. lld warns of a name it no
+        /// longer finds and skips it (the list only orders; it never changes what is linked);
         /// scripts/check-link-order (in scripts/test) fails once more than a tenth are gone.
         .executableTarget(name: "jackwave", dependencies: ["JackwaveCLI"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-use-ld=lld",
                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
-                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
+        /// A JACK client standing for a device under test (delay, gain, biquad, polynomial,
+        /// noise, leak), for the `jackwave measure` end-to-end tests (C, links libjack).
+        .executableTarget(name: "jackwave-testdevice", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
+        /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
+        /// command lines, sound-file headers), one binary chosen by JACKWAVE_FUZZ_TARGET.
+        /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
+        /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
+        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveCLI", "JackwaveHost", "JackwaveLevelStream",
+                                                                "JackwaveSoundFiles"],
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
@@ -92,6 +109,7 @@ let package = Package(
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
         .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
                                                                "JackwaveLevelStream", "JackwaveLoudness"]),
+        .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveMeasure"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),

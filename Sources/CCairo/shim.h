@@ -24,7 +24,7 @@
   X(cairo_set_font_size) X(cairo_set_line_cap) X(cairo_set_line_join) X(cairo_set_line_width) \
   X(cairo_set_source_rgba) X(cairo_show_text) X(cairo_status) X(cairo_status_to_string) \
   X(cairo_stroke) X(cairo_surface_destroy) X(cairo_surface_finish) X(cairo_surface_flush) \
-  X(cairo_surface_status) X(cairo_surface_write_to_png) X(cairo_svg_surface_create) \
+  X(cairo_surface_status) X(cairo_surface_write_to_png_stream) X(cairo_svg_surface_create_for_stream) \
   X(cairo_svg_surface_set_document_unit) X(cairo_text_extents)
 
 /// The cairo functions, one pointer each, named and typed as cairo declares them

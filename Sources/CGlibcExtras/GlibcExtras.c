@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "CGlibcExtras.h"
@@ -20,3 +22,9 @@ int jackwave_name_thread(unsigned long thread, const char *name) {
 }
 
 unsigned long jackwave_this_thread(void) { return (unsigned long)pthread_self(); }
+
+int jackwave_make_temporary(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
+
+int jackwave_spawn_close_from(void *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+}

@@ -7,7 +7,9 @@ import Glibc
 /// `gap_seconds` (`--reconnect`) and `dropouts` (dropout detection), in that order.
 extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
-    public static func parseCSV(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
+    /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
+    public static func parseCSV(_ text: some LevelStreamLines, path: String,
+                                maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
         var names: [String]? = nil
         /// An armed run's stream has a `take` column after `time`, a reconnecting run's a
         /// `gap_seconds` column after that: not channels, skipped (a gap row holds no levels).
@@ -34,9 +36,10 @@ extension LevelStreamReader {
                 hasGap = optional(LevelStreamFormatter.gapColumnName)
                 hasDropouts = optional(LevelStreamFormatter.dropoutColumnName)
                 let columns = try LoudnessHeader(Array(header.dropFirst(next)), path: path)
+                try checkChannels(columns.channelNames.count, path: path, line: number)
                 names = columns.channelNames
                 rows = LevelStreamTable(channelNames: names, channelCount: columns.channelNames.count,
-                                        hasLoudness: columns.hasLoudness, hasDropouts: hasDropouts)
+                                        hasLoudness: columns.hasLoudness, hasDropouts: hasDropouts, maximumPeaks: maximumPeaks)
                 return
             }
             let width = channelNames.count + (rows.hasLoudness ? LoudnessHeader.extraColumns(channelNames.count) : 0)

@@ -12,7 +12,9 @@ import Glibc
 /// decides what it holds or why it is wrong.
 extension LevelStreamReader {
     /// Parses a whole JSON Lines stream; the first malformed line stops it, named by number.
-    public static func parseJSONLines(_ text: TextBytes, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
+    /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
+    public static func parseJSONLines(_ text: some LevelStreamLines, path: String,
+                                      maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
         var channels: Int? = nil
         var rows = LevelStreamTable(channelNames: nil, channelCount: 0)
         try text.forEachLine { (number, line) throws(LevelStreamReadError) in
@@ -25,9 +27,10 @@ extension LevelStreamReader {
                 throw LevelStreamReadError("\(place): needs \"frame\", \"time\" and a \"peak\" array")
             }
             if channels == nil {
+                try checkChannels(peaks.count, path: path, line: number)
                 channels = peaks.count
                 rows = LevelStreamTable(channelNames: nil, channelCount: peaks.count, hasLoudness: row.mentionsLoudness,
-                                        hasDropouts: row.dropouts != nil)
+                                        hasDropouts: row.dropouts != nil, maximumPeaks: maximumPeaks)
             }
             guard peaks.count == channels else {
                 throw LevelStreamReadError("\(place): \(peaks.count) peaks, earlier lines have \(channels!)")

@@ -3,25 +3,33 @@ import Glibc
 
 /// Reads a level stream back, CSV or JSON Lines, chosen by the path as the writer chose it
 /// (`LevelStreamFormat.forPath`). The first malformed line stops it, named by number.
+///
+/// A file is read line by line (`LevelStreamFile`: a fixed buffer, plain files only), never
+/// whole: reading a 400 MB stream took 2-3 times its size before. What is kept of it is the
+/// table's (`maximumPeaks`).
 public enum LevelStreamReader {
-    /// Reads and checks a whole stream from a file.
-    public static func read(path: String) throws(LevelStreamReadError) -> LevelStreamTable {
-        // `open` first, for the system's reason (`No such file or directory`) in the message.
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LevelStreamReadError("\(path): cannot read it (\(String(cString: strerror(errno))))") }
-        close(fd)
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw LevelStreamReadError("\(path): cannot read it")
-        }
-        return try parse(TextBytes(data), format: LevelStreamFormat.forPath(path), path: path)
+    /// The most channels a stream may have: jackwave records at most 1024 ports, and a header
+    /// of 200,000 columns is no level stream to size a table by.
+    public static let maximumChannels = 1024
+
+    /// Reads and checks a whole stream from a file; `maximumPeaks` as `LevelStreamTable` says.
+    public static func read(path: String, maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
+        try parse(LevelStreamFile(path: path), format: LevelStreamFormat.forPath(path), path: path, maximumPeaks: maximumPeaks)
     }
 
     /// Parses a whole stream of `format`; `path` names it in messages.
-    public static func parse(_ text: TextBytes, format: LevelStreamFormat, path: String) throws(LevelStreamReadError) -> LevelStreamTable {
+    public static func parse(_ text: some LevelStreamLines, format: LevelStreamFormat, path: String,
+                             maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
         switch format {
-        case .csv: try parseCSV(text, path: path)
-        case .jsonl: try parseJSONLines(text, path: path)
+        case .csv: try parseCSV(text, path: path, maximumPeaks: maximumPeaks)
+        case .jsonl: try parseJSONLines(text, path: path, maximumPeaks: maximumPeaks)
+        }
+    }
+
+    /// Refuses more channels than `maximumChannels`, before a table is sized by them.
+    static func checkChannels(_ count: Int, path: String, line: Int) throws(LevelStreamReadError) {
+        guard count <= maximumChannels else {
+            throw LevelStreamReadError("\(path) line \(line): \(count) channels; a level stream has at most \(maximumChannels)")
         }
     }
 }

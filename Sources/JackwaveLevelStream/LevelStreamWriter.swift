@@ -1,4 +1,5 @@
 import Glibc
+import JackwaveSoundFiles
 
 /// A level stream going out to a file or stdout: rows are formatted into a buffer and
 /// leave in one `write(2)` per `flush()`, so a reader at the other end of a pipe sees
@@ -17,23 +18,28 @@ public final class LevelStreamWriter {
     /// The first write failure, as the line to show the user.
     public private(set) var failure: String?
 
-    /// Opens `path` (`-` is stdout), truncating an existing file, and writes the header.
-    /// The caller has already decided, with `OutputPath.check`, that the path may be written.
-    public init(path: String, formatter: LevelStreamFormatter) throws(LevelStreamError) {
-        self.formatter = formatter
+    /// Creates `path` (`-` is stdout) through `CreatedFile` (never through a link; a plain
+    /// file there is overwritten only with `policy` `.replace`, `--force`; locked while open),
+    /// and writes the header. The caller has already checked the path (`OutputPath.check`).
+    public convenience init(path: String, formatter: LevelStreamFormatter, policy: CreatedFile.Policy = .new,
+                            option: String = "--levels") throws(LevelStreamError) {
         if path == "-" {
-            fd = 1
-            ownsDescriptor = false
-            displayName = "stdout"
-        } else {
-            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard opened >= 0 else {
-                throw LevelStreamError(message: "--levels \(path): \(String(cString: strerror(errno)))")
-            }
-            fd = opened
-            ownsDescriptor = true
-            displayName = path
+            try self.init(descriptor: 1, ownsDescriptor: false, displayName: "stdout", formatter: formatter)
+            return
         }
+        let fd: Int32
+        do throws(CreatedFileError) { fd = try CreatedFile.open(path, policy: policy) } catch {
+            throw LevelStreamError(message: "\(option) \(error.message)")
+        }
+        try self.init(descriptor: fd, ownsDescriptor: true, displayName: path, formatter: formatter)
+    }
+
+    /// Writes to an open descriptor (`ownsDescriptor`: closed by `close`), starting with the header.
+    init(descriptor: Int32, ownsDescriptor: Bool, displayName: String, formatter: LevelStreamFormatter) throws(LevelStreamError) {
+        self.formatter = formatter
+        fd = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.displayName = displayName
         pending = formatter.header
         if let message = flush() { throw LevelStreamError(message: message) }
     }

@@ -19,7 +19,7 @@ public struct TextBytes: Sendable {
 
     /// Calls `body` with each line's number (from 1) and its bytes, without the `\n`,
     /// a trailing `\r` or surrounding blanks; blank lines are skipped.
-    func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) throws(LevelStreamReadError) -> Void) throws(LevelStreamReadError) {
+    public func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) throws(LevelStreamReadError) -> Void) throws(LevelStreamReadError) {
         try bytes.withUnsafeBufferPointer { (all: UnsafeBufferPointer<UInt8>) throws(LevelStreamReadError) in
             let base = all.baseAddress!
             let count = all.count - 1

@@ -12,11 +12,12 @@ public enum FileLoudness {
     public static func measure(_ file: SoundFile) -> (summary: LoudnessSummary, analyzer: LoudnessAnalyzer)? {
         let weighting = ChannelWeighting(channels: file.channels, positions: file.channelPositions)
         guard let analyzer = LoudnessAnalyzer(sampleRate: file.sampleRate, weighting: weighting) else { return nil }
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * file.channels)
+        let chunk = file.framesPerRead(upTo: chunkFrames)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk * file.channels)
         defer { buffer.deallocate() }
         var frames: Int64 = 0
         while true {
-            let got = file.read(into: buffer, count: chunkFrames)
+            let got = file.read(into: buffer, count: chunk)
             if got <= 0 { break }
             analyzer.add(buffer, count: got)
             frames += Int64(got)

@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 
 /// The one place where jackwave calls cairo.
 ///
@@ -13,21 +14,27 @@ private var cairo: jackwave_cairo { CairoLibrary.table.pointee }
 /// A cairo surface (an image in memory or an SVG file being written); destroyed with its owner.
 public final class CairoSurface {
     let pointer: OpaquePointer
+    /// The descriptor an SVG surface writes to, kept as long as the surface.
+    private let output: CairoOutput?
 
     /// cairo's constructors never return NULL (a failure is a surface in an error state,
     /// see `error`); the pointer is optional only because it comes through a C function
     /// pointer, which Swift imports without cairo's implicit unwrapping.
-    private init(_ pointer: OpaquePointer?) { self.pointer = pointer! }
+    private init(_ pointer: OpaquePointer?, output: CairoOutput? = nil) {
+        self.pointer = pointer!
+        self.output = output
+    }
 
     /// `cairo_image_surface_create`: a `width`×`height` ARGB32 image in memory.
     public static func image(width: Int, height: Int) -> CairoSurface {
         CairoSurface(cairo.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)))
     }
 
-    /// `cairo_svg_surface_create`: an SVG file at `path`, `width`×`height` points.
-    /// cairo opens the file at once and completes it in `finish()`.
-    public static func svg(path: String, width: Double, height: Double) -> CairoSurface {
-        CairoSurface(cairo.cairo_svg_surface_create(path, width, height))
+    /// `cairo_svg_surface_create_for_stream`: an SVG document, `width`×`height` points,
+    /// written to `output` (a descriptor jackwave opened: cairo never opens a file itself)
+    /// as it is drawn, and completed in `finish()`.
+    static func svg(writingTo output: CairoOutput, width: Double, height: Double) -> CairoSurface {
+        CairoSurface(cairo.cairo_svg_surface_create_for_stream(CairoOutput.write, output.closure, width, height), output: output)
     }
 
     /// `cairo_svg_surface_set_document_unit`: sizes in the SVG file in px (cairo's default
@@ -51,9 +58,11 @@ public final class CairoSurface {
     /// `cairo_surface_flush`: completes drawing before pixels are read directly.
     public func flush() { cairo.cairo_surface_flush(pointer) }
 
-    /// `cairo_surface_write_to_png`: encodes an image surface as a PNG file; nil or an error.
-    public func writePNG(to path: String) -> String? {
-        Cairo.describe(cairo.cairo_surface_write_to_png(pointer, path))
+    /// `cairo_surface_write_to_png_stream`: encodes an image surface as PNG into `output`
+    /// (a descriptor jackwave opened); nil or an error.
+    func writePNG(to output: CairoOutput) -> String? {
+        let status = cairo.cairo_surface_write_to_png_stream(pointer, CairoOutput.write, output.closure)
+        return output.failure ?? Cairo.describe(status)
     }
 
     /// `cairo_image_surface_get_width`.
@@ -199,5 +208,36 @@ public struct Color: Sendable, Equatable {
     public init(hex: UInt32, alpha: Double = 1) {
         self.init(Double((hex >> 16) & 0xff) / 255, Double((hex >> 8) & 0xff) / 255,
                   Double(hex & 0xff) / 255, alpha: alpha)
+    }
+}
+
+/// Where cairo writes a picture: a descriptor jackwave opened (`CreatedFile.temporary`), so
+/// that cairo never opens a path itself. Its `write` is the `cairo_write_func_t` both stream
+/// functions take; the first failed `write(2)` is kept and stops the picture.
+final class CairoOutput {
+    let fd: Int32
+    /// The first write error, in the system's words.
+    private(set) var failure: String?
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// This object as cairo's `closure` argument (unretained: the caller keeps it alive).
+    var closure: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// `write(2)` of every byte cairo hands over; `CAIRO_STATUS_WRITE_ERROR` on a failure.
+    static let write: cairo_write_func_t = { closure, data, length in
+        let output = Unmanaged<CairoOutput>.fromOpaque(closure!).takeUnretainedValue()
+        guard output.failure == nil else { return CAIRO_STATUS_WRITE_ERROR }
+        var done = 0
+        while done < Int(length) {
+            let n = Glibc.write(output.fd, data! + done, Int(length) - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                output.failure = n < 0 ? String(cString: strerror(errno)) : "nothing written"
+                return CAIRO_STATUS_WRITE_ERROR
+            }
+            done += n
+        }
+        return CAIRO_STATUS_SUCCESS
     }
 }

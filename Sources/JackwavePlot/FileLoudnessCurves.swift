@@ -16,16 +16,23 @@ enum FileLoudnessCurves {
         guard let analyzer = LoudnessAnalyzer(sampleRate: file.sampleRate, weighting: weighting, truePeak: false),
               file.seek(toFrame: 0) else { return nil }
         let step = max(1, file.sampleRate / pointsPerSecond)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: step * file.channels)
+        let chunk = file.framesPerRead(upTo: step)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk * file.channels)
         defer { buffer.deallocate() }
         var times: [Double] = [], m: [Double] = [], s: [Double] = []
         var done: Int64 = 0
         while done < last {
-            let want = Int(min(Int64(step), last - done))
-            let got = file.read(into: buffer, count: want)
-            if got <= 0 { break }
-            analyzer.add(buffer, count: got)
-            done += Int64(got)
+            // One point's frames, in reads of at most `chunk`.
+            let point = min(Int64(step), last - done)
+            var read: Int64 = 0
+            while read < point {
+                let got = file.read(into: buffer, count: Int(min(Int64(chunk), point - read)))
+                if got <= 0 { break }
+                analyzer.add(buffer, count: got)
+                read += Int64(got)
+            }
+            if read == 0 { break }
+            done += read
             times.append(Double(done) / Double(file.sampleRate))
             m.append(analyzer.momentary)
             s.append(analyzer.shortTerm)

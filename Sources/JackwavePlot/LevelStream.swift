@@ -10,6 +10,8 @@ import JackwaveSoundFiles
 public struct LevelStream: Sendable, Equatable {
     /// The port names (CSV header) or "ch 1"… (JSON Lines).
     public let channelNames: [String]
+    /// Rows the stream holds (more than `times` has, when they were merged to fit).
+    public var rowsRead: Int
     /// The start of each row's interval, seconds, ascending.
     public let times: [Double]
     /// The highest peak of any channel in each row.
@@ -17,8 +19,9 @@ public struct LevelStream: Sendable, Equatable {
     /// The momentary and short-term curves, when the stream holds loudness (`--loudness`).
     public var loudness: LoudnessCurves?
 
-    public init(channelNames: [String], times: [Double], peaks: [Float], loudness: LoudnessCurves? = nil) {
+    public init(channelNames: [String], times: [Double], peaks: [Float], loudness: LoudnessCurves? = nil, rowsRead: Int? = nil) {
         self.loudness = loudness
+        self.rowsRead = rowsRead ?? times.count
         self.channelNames = channelNames
         self.times = times
         self.peaks = peaks
@@ -37,21 +40,32 @@ public struct LevelStream: Sendable, Equatable {
         return Swift.max(0, times[j + 1] - times[j])
     }
 
+    /// The end of the stream's last row, when its rows were merged (`rowsRead` > rows kept):
+    /// the last kept row may stand for fewer rows than the others.
+    public var end: Double?
+
     /// The time the stream covers: from 0 (the start of the recording) to the end of the
     /// last row.
     public var duration: Double {
+        if let end { return end }
         guard let last = times.last else { return 0 }
         return last + interval(ofRow: times.count - 1)
     }
 
-    /// Reads and checks a whole stream. The first malformed line stops it, named by number.
+    /// Peaks a plot keeps of a stream, whatever its length (`LevelStreamTable`): 8 MB.
+    public static let maximumPeaks = 1 << 21
+
+    /// Reads and checks a whole stream, line by line, keeping at most `maximumPeaks` (rows
+    /// merged in pairs past that, their larger peak kept): a week of per-period levels plots
+    /// in the memory of a minute's. The first malformed line stops it, named by number.
     public static func read(path: String) throws(PlotError) -> LevelStream {
-        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.read(path: path) }
+        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.read(path: path, maximumPeaks: maximumPeaks) }
     }
 
-    /// A CSV stream's text as a strip (`LevelStreamReader.parseCSV`).
-    static func parseCSV(_ text: TextBytes, path: String) throws(PlotError) -> LevelStream {
-        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.parseCSV(text, path: path) }
+    /// A CSV stream's text as a strip (`LevelStreamReader.parseCSV`), keeping about
+    /// `maximumPeaks` (nil: all).
+    static func parseCSV(_ text: TextBytes, path: String, maximumPeaks: Int? = nil) throws(PlotError) -> LevelStream {
+        try strip(path: path) { () throws(LevelStreamReadError) in try LevelStreamReader.parseCSV(text, path: path, maximumPeaks: maximumPeaks) }
     }
 
     /// A JSON Lines stream's text as a strip (`LevelStreamReader.parseJSONLines`).
@@ -75,6 +89,12 @@ public struct LevelStream: Sendable, Equatable {
                                  times: table.times, peaks: loudest)
         // A row's loudness is measured at its end: the next row's start.
         let curves = LoudnessCurves.of(table) { stream.times[$0] + stream.interval(ofRow: $0) }
-        return LevelStream(channelNames: stream.channelNames, times: stream.times, peaks: loudest, loudness: curves)
+        var merged = LevelStream(channelNames: stream.channelNames, times: stream.times, peaks: loudest, loudness: curves,
+                                 rowsRead: table.rowsRead)
+        if table.rowsPerKeptRow > 1, let last = table.lastTime {
+            // The true last row's end: its time and the spacing of the rows as written.
+            merged.end = last + Swift.max(0, table.lastSpacing ?? 0)
+        }
+        return merged
     }
 }

@@ -50,10 +50,15 @@ public enum Plot {
         return (start, Swift.min(duration, o.end ?? duration))
     }
 
-    /// The picture's size for `lanes` lanes, checked.
-    static func layout(_ o: PlotOptions, lanes: Int) throws(PlotError) -> PlotLayout {
+    /// The picture's size for `lanes` lanes, checked; more lanes than the tallest picture
+    /// holds are refused in the user's terms (a lane per channel), before anything is read.
+    static func layout(_ o: PlotOptions, lanes: Int, input: String = "") throws(PlotError) -> PlotLayout {
+        let most = PlotLayout.maximumLanes
+        guard lanes <= most else {
+            throw .badInput("\(input): \(lanes) lanes (one per channel) do not fit in a picture; at most \(most) do, \(PlotOptions.heightRange.upperBound) pixels high")
+        }
         let width = o.width ?? PlotLayout.defaultWidth
-        let height = o.height ?? PlotLayout.defaultHeight(lanes: lanes)
+        let height = o.height ?? Swift.min(PlotOptions.heightRange.upperBound, PlotLayout.defaultHeight(lanes: lanes))
         let least = PlotLayout.minimumHeight(lanes: lanes)
         if height < least {
             throw .badInput("--height \(height) is too small for \(lanes) lane\(lanes == 1 ? "" : "s") (at least \(least))")
@@ -75,7 +80,7 @@ public enum Plot {
         let rate = Double(file.sampleRate)
         let duration = Double(file.frames) / rate
         let (start, end) = try range(options, duration: duration, input: input)
-        let layout = try self.layout(options, lanes: file.channels + (options.loudness ? 1 : 0))
+        let layout = try self.layout(options, lanes: file.channels + (options.loudness ? 1 : 0), input: input)
         let first = Swift.min(file.frames - 1, Int64((start * rate).rounded()))
         let last = Swift.min(file.frames, Int64((end * rate).rounded()))
         guard last > first else {
@@ -118,7 +123,7 @@ public enum Plot {
         let layout = try self.layout(options, lanes: stream.loudness == nil ? 1 : 2)
         let channels = stream.channelNames.count
         var title = [FileNames.lastComponent(input), "levels", TimeText.duration(stream.duration),
-                     "\(stream.times.count) row\(stream.times.count == 1 ? "" : "s")"]
+                     "\(stream.rowsRead) row\(stream.rowsRead == 1 ? "" : "s")"]
         if channels > 1 { title.append("loudest of \(channels) channels") }
         if start > 0 || end < stream.duration {
             let span = end - start

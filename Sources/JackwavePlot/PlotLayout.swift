@@ -46,6 +46,11 @@ public struct PlotLayout: Sendable, Equatable {
         marginTop + marginBottom + lanes * minimumLaneHeight + (lanes - 1) * laneGap
     }
 
+    /// The most lanes the tallest picture (`PlotOptions.heightRange`) holds at their smallest.
+    public static var maximumLanes: Int {
+        (PlotOptions.heightRange.upperBound - marginTop - marginBottom + laneGap) / (minimumLaneHeight + laneGap)
+    }
+
     public init(width: Int, height: Int, lanes: Int) {
         self.width = width
         self.height = height

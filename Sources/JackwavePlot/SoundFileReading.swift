@@ -13,6 +13,7 @@ public enum SoundFileReading {
     public static func columns(of file: SoundFile, grid: ColumnGrid,
                                chunkFrames: Int = chunkFrames) -> WaveColumns {
         var reducer = ColumnReducer(grid: grid, channels: file.channels)
+        let chunkFrames = file.framesPerRead(upTo: chunkFrames)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * file.channels)
         defer { buffer.deallocate() }
         guard file.seek(toFrame: grid.firstFrame) else { return reducer.columns }

@@ -6,13 +6,15 @@ import Glibc
 struct FileDescriptor {
     let rawValue: Int32
 
-    /// `open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)`: creates or truncates
-    /// `path`, as libsndfile's own `sf_open` would (same flags and mode, plus close-on-exec:
-    /// no process jackwave ever starts should hold a take open). Throws the system's reason.
-    static func create(_ path: String) throws(SoundFileError) -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SoundFileError(path: path, reason: String(cString: strerror(errno))) }
-        return FileDescriptor(rawValue: fd)
+    /// Creates `path` (or takes over a plain file there, with `.replace`) through
+    /// `CreatedFile.open`: never through a link, locked while open, close-on-exec (no
+    /// process jackwave starts holds a take open). Throws the reason.
+    static func create(_ path: String, policy: CreatedFile.Policy) throws(SoundFileError) -> FileDescriptor {
+        do throws(CreatedFileError) {
+            return FileDescriptor(rawValue: try CreatedFile.open(path, policy: policy))
+        } catch {
+            throw SoundFileError(path: path, reason: error.reason)
+        }
     }
 
     /// `fstat`: the file's size in bytes, or nil if the call failed.

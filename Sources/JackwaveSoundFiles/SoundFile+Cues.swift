@@ -21,6 +21,8 @@ extension SoundFile {
         let pointSize = MemoryLayout<SF_CUE_POINT>.stride
         let offset = MemoryLayout<SF_CUE_POINT>.alignment > 4 ? MemoryLayout<SF_CUE_POINT>.alignment : 4
         let size = offset + frames.count * pointSize
+        // libsndfile takes the size as an int: a list that would not fit is refused, never a trap.
+        guard let size32 = Int32(exactly: size) else { return false }
         let raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { raw.deallocate() }
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: size)
@@ -32,16 +34,20 @@ extension SoundFile {
             points[i].fcc_chunk = 0x6174_6164  // "data", little-endian
             points[i].sample_offset = UInt32(truncatingIfNeeded: frame)
         }
-        return sf_command(handle, Int32(SFC_SET_CUE), raw, Int32(size)) == Int32(SF_TRUE)
+        return sf_command(handle, Int32(SFC_SET_CUE), raw, size32) == Int32(SF_TRUE)
     }
 
+    /// The most cue points read from a file: its count is outside input, and 2^32 points
+    /// would be a 96 GB buffer. Far more than jackwave writes (`MarkerBook.maximumMarkers`).
+    public static let maximumCuesRead = 65536
+
     /// `sf_command(SFC_GET_CUE_COUNT)` and `SFC_GET_CUE`: the file's cue points, as
-    /// (number, frame), in the file's order.
+    /// (number, frame), in the file's order (none if it claims more than `maximumCuesRead`).
     public var cues: [(number: Int, frame: Int64)] {
         guard let handle else { return [] }
         var count: UInt32 = 0
         guard sf_command(handle, Int32(SFC_GET_CUE_COUNT), &count, Int32(MemoryLayout<UInt32>.size)) == Int32(SF_TRUE),
-              count > 0 else { return [] }
+              count > 0, count <= Self.maximumCuesRead else { return [] }
         let pointSize = MemoryLayout<SF_CUE_POINT>.stride
         let offset = MemoryLayout<SF_CUE_POINT>.alignment > 4 ? MemoryLayout<SF_CUE_POINT>.alignment : 4
         let size = offset + Int(count) * pointSize
@@ -67,20 +73,32 @@ extension SoundFile {
     }
 
     /// Rewrites the WAV or WAVEX file at `path` with cue points at `frames`: a new file
-    /// beside it takes its format, its `bext` chunk, the cues, then its audio byte for byte,
-    /// and replaces it (`rename`) only once complete.
+    /// beside it (`CreatedFile.temporary`: a name from `mkostemp`, never guessed or planted,
+    /// with the recording's permissions) takes its format, its `bext` chunk, the cues, then
+    /// its audio byte for byte, and replaces it (`rename`) only once complete.
     public static func addCues(_ frames: [Int64], to path: String) throws(SoundFileError) {
         let source = try SoundFile(readingFrom: path)
         guard holdsCues(format: source.format) else {
             throw SoundFileError(path: path, reason: "libsndfile keeps cue points in WAV files only")
         }
-        let temporary = path + ".markers"
-        let target = try SoundFile(writingTo: temporary, format: source.format, channels: source.channels,
-                                   sampleRate: source.sampleRate, rf64AutoDowngrade: false)
+        var info = stat()
+        let mode = stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+        let temporary: (fd: Int32, path: String)
+        do throws(CreatedFileError) { temporary = try CreatedFile.temporary(beside: path, mode: mode) } catch {
+            throw SoundFileError(path: path, reason: error.reason)
+        }
+        let target: SoundFile
+        do throws(SoundFileError) {
+            target = try SoundFile(writingTo: FileDescriptor(rawValue: temporary.fd), path: temporary.path, format: source.format,
+                                   channels: source.channels, sampleRate: source.sampleRate, rf64AutoDowngrade: false)
+        } catch {
+            unlink(temporary.path)
+            throw SoundFileError(path: path, reason: error.reason)
+        }
         if let bext = source.broadcastInfo { target.setBroadcastInfo(bext) }
         guard target.setCues(frames) else {
             target.close()
-            unlink(temporary)
+            unlink(temporary.path)
             throw SoundFileError(path: path, reason: "libsndfile refused the cue points: \(target.lastError)")
         }
         // 24 bytes per sample divides every sample width (1, 2, 3, 4, 8): whole frames.
@@ -95,10 +113,12 @@ extension SoundFile {
         }
         if let error = target.close(), failure == nil { failure = "closing failed: \(error)" }
         source.close()
-        if failure == nil && rename(temporary, path) != 0 { failure = "cannot replace it: \(String(cString: strerror(errno)))" }
         if let failure {
-            unlink(temporary)
+            unlink(temporary.path)
             throw SoundFileError(path: path, reason: failure)
+        }
+        do throws(CreatedFileError) { try CreatedFile.moveIntoPlace(temporary.path, at: path) } catch {
+            throw SoundFileError(path: path, reason: error.reason)
         }
     }
 }

@@ -24,11 +24,22 @@ public final class SoundFile {
     /// The path it was opened with.
     public let path: String
 
-    /// Opens `path` for reading: `sf_open` with `SFM_READ`.
+    /// Opens `path` for reading: `open` (`ReadableFile`: a plain file only, never waited on),
+    /// then `sf_open_fd` with `SFM_READ`, which closes the descriptor with the file. The header's
+    /// counts are checked against the file's size before anyone allocates by them
+    /// (`SoundFileHeaderCheck`).
     public init(readingFrom path: String) throws(SoundFileError) {
+        let opened = try ReadableFile.open(path)
         var info = SF_INFO()
-        guard let h = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let h = sf_open_fd(opened.fd, Int32(SFM_READ), &info, Int32(SF_TRUE)) else {
+            Glibc.close(opened.fd)
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        if let problem = SoundFileHeaderCheck.problem(channels: Int(info.channels), frames: Int64(info.frames),
+                                                      sampleRate: Int(info.samplerate), format: info.format,
+                                                      fileBytes: opened.size) {
+            sf_close(h)
+            throw SoundFileError(path: path, reason: problem)
         }
         handle = h
         channels = Int(info.channels)
@@ -38,20 +49,28 @@ public final class SoundFile {
         self.path = path
     }
 
-    /// Creates (or truncates) `path` for writing: `sf_format_check` (see `canWrite`), then
-    /// `open` (`FileDescriptor.create`) and `sf_open_fd` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
+    /// Creates `path` for writing (`policy`: whether a plain file there may be overwritten,
+    /// `--force`): `sf_format_check` (see `canWrite`), then `CreatedFile.open` (never through
+    /// a link; locked until `close`) and `sf_open_fd` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
     /// (`SFC_SET_CLIPPING`) instead of wrapping, and an RF64 file stays plain WAV while it is
     /// under 4 GB (`SFC_RF64_AUTO_DOWNGRADE`) unless `rf64AutoDowngrade` is false.
-    public init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int,
-                rf64AutoDowngrade: Bool = true) throws(SoundFileError) {
+    public convenience init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int,
+                            rf64AutoDowngrade: Bool = true, policy: CreatedFile.Policy = .new) throws(SoundFileError) {
         guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
             throw SoundFileError(path: path, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
         }
+        try self.init(writingTo: FileDescriptor.create(path, policy: policy), path: path, format: format, channels: channels,
+                      sampleRate: sampleRate, rf64AutoDowngrade: rf64AutoDowngrade)
+    }
+
+    /// Writes into a descriptor jackwave created (`CreatedFile`), which it owns from now on
+    /// (closed by `close`, or here if libsndfile refuses it).
+    init(writingTo fd: FileDescriptor, path: String, format: Int32, channels: Int, sampleRate: Int,
+         rf64AutoDowngrade: Bool) throws(SoundFileError) {
         var info = SF_INFO()
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
         info.format = format
-        let fd = try FileDescriptor.create(path)
         guard let h = sf_open_fd(fd.rawValue, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
             _ = fd.close()
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
@@ -67,6 +86,12 @@ public final class SoundFile {
         if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_RF64) && rf64AutoDowngrade {
             _ = sf_command(h, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
         }
+    }
+
+    /// Frames to read at once into a buffer of at most `maximumSamples` floats (4 MiB), up to
+    /// `wanted`: a 1024-channel file gets short reads, not a 256 MB buffer.
+    public func framesPerRead(upTo wanted: Int, maximumSamples: Int = 1 << 20) -> Int {
+        Swift.max(1, Swift.min(wanted, maximumSamples / Swift.max(1, channels)))
     }
 
     /// `sf_version_string`: the libsndfile this process runs with ("libsndfile-1.2.2").

@@ -38,5 +38,7 @@ struct DeclaredCommand: Sendable, CustomTestStringConvertible {
                         defaults: LevelsCommand.Options()),
         DeclaredCommand(LoudnessCommand.commandLine, help: HelpText.render(LoudnessCommand.commandLine),
                         defaults: LoudnessCommand.Options()),
+        DeclaredCommand(MeasureCommand.commandLine, help: HelpText.render(MeasureCommand.commandLine),
+                        defaults: MeasureCommand.Options()),
     ]
 }

@@ -62,9 +62,10 @@ struct FileOptionsTests {
         #expect(message?.hasPrefix("--split") == true, "\(String(describing: message))")
     }
 
-    @Test("--split accepts fractions of a second")
+    @Test("--split accepts fractions of a second from 1 s up, and refuses shorter pieces, naming the value")
     func split() throws {
-        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--split", "0.25"]).splitSeconds == 0.25)
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--split", "1.25"]).splitSeconds == 1.25)
+        #expect(refusal(["--record", "x.wav", "--split", "0.00003"]) == "--split: seconds must be between 1 and 604800, not 0.00003")
     }
 
     @Test("file options need --record", arguments: [["--rate", "4096"], ["--format", "wav"], ["--no-dither"], ["--split", "5"]])

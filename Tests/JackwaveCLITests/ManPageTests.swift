@@ -36,7 +36,8 @@ struct ManPageTests {
         var names: Set<String> = []
         for block in help.components(separatedBy: "\n\n") where !block.hasPrefix("Plot (") {
             for line in block.split(separator: "\n") where line.hasPrefix("  -") {
-                let label = line.dropFirst(2).components(separatedBy: "  ")[0]
+                // The label fills the columns before the help (column 25), one space at least after it.
+                let label = line.dropFirst(2).prefix(22).trimmingCharacters(in: .whitespaces)
                 for spelling in label.components(separatedBy: ", ") {
                     names.insert(spelling.components(separatedBy: " ")[0])
                 }

@@ -151,13 +151,13 @@ struct FilesEndToEndTests {
         let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/take.wav"
-        let run = try Run.jackwave(["--record", path, "-p", "src:out_*", "-d", "1", "--split", "0.3"], server: server.name)
+        let run = try Run.jackwave(["--record", path, "-p", "src:out_*", "-d", "3.1", "--split", "1"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
         let pieces = try (1...4).map { try Recording(FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)) }
-        #expect(pieces.map(\.frames) == [14400, 14400, 14400, 4800])
+        #expect(pieces.map(\.frames) == [48000, 48000, 48000, 4800])
         #expect(!FileManager.default.fileExists(atPath: FileNaming(base: path, scheme: .pieces).path(take: 0, piece: 5)))
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(run.stderr.contains("take-001.wav … \(dir)/take-004.wav (4 files): 1.000 s, 48000 frames"), "\(run.stderr)")
+        #expect(run.stderr.contains("take-001.wav … \(dir)/take-004.wav (4 files): 3.100 s, 148800 frames"), "\(run.stderr)")
         // Frame by frame across the cuts, unless PipeWire skipped a cycle and said so (`ServerBreaks`).
         if server.brokeStream(stderr: run.stderr, source: source) { return }
         let k0 = TestPattern.phase(of: pieces[0][0, 0])
@@ -175,20 +175,20 @@ struct FilesEndToEndTests {
     @Test("--split with --rate cuts at exact frame counts of the new rate, and the tone runs on across the cuts")
     func splitWithRate() throws {
         let path = dir + "/rated.flac"
-        _ = try recordTone(path, ["--tone", "997", "-d", "1.2", "--rate", "16000", "--split", "0.5", "--bits", "24"])
+        _ = try recordTone(path, ["--tone", "997", "-d", "2.2", "--rate", "16000", "--split", "1", "--bits", "24"])
         let pieces = try (1...3).map { try Recording(FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)) }
-        #expect(pieces.map(\.frames) == [8000, 8000, 3200])
+        #expect(pieces.map(\.frames) == [16000, 16000, 3200])
         let joined = pieces.flatMap(\.samples)
-        let residual = Signal.sineResidual(Array(joined[1600..<17600]), frequency: 997, rate: 16000)
+        let residual = Signal.sineResidual(Array(joined[1600..<33600]), frequency: 997, rate: 16000)
         #expect(residual.map(abs).max()! < 1e-4, "worst residual \(residual.map(abs).max()!)")
     }
 
     @Test("each split piece's bext time reference continues the previous one's")
     func splitTimeReferences() throws {
         let path = dir + "/timed.wav"
-        _ = try recordTone(path, ["--tone", "440", "-d", "1", "--rate", "8000", "--split", "0.4"])
+        _ = try recordTone(path, ["--tone", "440", "-d", "2.2", "--rate", "8000", "--split", "1"])
         let refs = try (1...3).map { try #require(SoundFile(readingFrom: FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)).broadcastInfo).timeReference }
-        #expect(refs[1] == refs[0] + 3200 && refs[2] == refs[1] + 3200, "\(refs)")
+        #expect(refs[1] == refs[0] + 8000 && refs[2] == refs[1] + 8000, "\(refs)")
     }
 
     @Test("a WAV file's bext chunk says jackwave and when the first frame was, as date, time and frames since midnight", arguments: ServerKind.allCases)

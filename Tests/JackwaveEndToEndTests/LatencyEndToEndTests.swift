@@ -12,12 +12,12 @@ struct LatencyEndToEndTests {
     let dir = temporaryDirectory()
 
     /// `jack_lsp -l PORT`'s capture latency range, or nil.
-    static func captureLatency(of port: String, on server: any TestServer) throws -> LatencyRange? {
+    static func captureLatency(of port: String, on server: any TestServer) throws -> DeclaredLatency? {
         let out = try Run.tool("/usr/bin/jack_lsp", ["-l", port], server: server.name, timeout: 10)
         guard let line = out.stdout.split(separator: "\n").first(where: { $0.contains("port capture latency") }),
               let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]") else { return nil }
         let numbers = line[line.index(after: open)..<close].split(separator: " ").compactMap { Int($0) }
-        return numbers.count == 2 ? LatencyRange(min: numbers[0], max: numbers[1]) : nil
+        return numbers.count == 2 ? DeclaredLatency(minimum: numbers[0], maximum: numbers[1]) : nil
     }
 
     /// `jackwave-testsource CHANNELS NAME --latency FRAMES`, once it has declared them.
@@ -43,10 +43,10 @@ struct LatencyEndToEndTests {
         defer { server.stop() }
         let source = try Self.startSource("lat", latency: 1000, on: server)
         defer { source.signal(SIGTERM); _ = source.finish(timeout: 10) }
-        #expect(waitUntil(timeout: 10) { (try? Self.captureLatency(of: "lat:out_1", on: server)) == LatencyRange(min: 1000, max: 1000) })
+        #expect(waitUntil(timeout: 10) { (try? Self.captureLatency(of: "lat:out_1", on: server)) == DeclaredLatency(minimum: 1000, maximum: 1000) })
         source.signal(SIGUSR1)
         #expect(source.waitForStdout("latency 2000"), "\(source.stdoutSoFar)")
-        #expect(waitUntil(timeout: 10) { (try? Self.captureLatency(of: "lat:out_1", on: server)) == LatencyRange(min: 2000, max: 2000) })
+        #expect(waitUntil(timeout: 10) { (try? Self.captureLatency(of: "lat:out_1", on: server)) == DeclaredLatency(minimum: 2000, maximum: 2000) })
     }
 
     /// jackd only: the watch runs in the test process, whose libjack is jackd's (PipeWire's
@@ -66,10 +66,10 @@ struct LatencyEndToEndTests {
         defer { client.deactivate(); _ = client.close(timeout: 5) }
         #expect(watch.read() == [nil], "nothing connected: no latency")
         #expect(client.connect(source: "lat:out_1", destination: "watcher:in_1") == 0)
-        #expect(watch.read() == [LatencyRange(min: 1000, max: 1000)], "read from the source at once")
+        #expect(watch.read() == [DeclaredLatency(minimum: 1000, maximum: 1000)], "read from the source at once")
         let callbacks = watch.callbackCount
         source.signal(SIGUSR1)
-        #expect(waitUntil(timeout: 10) { watch.readIfChanged() == [LatencyRange(min: 2000, max: 2000)] })
+        #expect(waitUntil(timeout: 10) { watch.readIfChanged() == [DeclaredLatency(minimum: 2000, maximum: 2000)] })
         #expect(watch.callbackCount > callbacks)
     }
 

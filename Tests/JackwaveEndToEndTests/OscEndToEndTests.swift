@@ -21,10 +21,11 @@ struct OscEndToEndTests {
         guard out.status == 0 else { throw TestFailure("oscsend \(path) failed: \(out.stderr)") }
     }
 
-    /// Starts jackwave with `--osc PORT` and waits until frames are on disk in `firstFile`.
+    /// Starts jackwave with `--osc PORT` and waits until frames are on disk in `firstFile`
+    /// (more than a second's: a split comes at least a second after the file's start).
     func start(_ arguments: [String], port: Int, firstFile: String) throws -> Run.Running {
         let run = try Run.start(Run.jackwave, arguments + ["--osc", "\(port)"], server: server.name)
-        guard run.waitForRecordedFrames(firstFile, moreThan: 24000) else {
+        guard run.waitForRecordedFrames(firstFile, moreThan: 48000) else {
             run.signal(SIGKILL)
             throw TestFailure("no frames in \(firstFile): \(run.stderrSoFar)")
         }
@@ -88,23 +89,19 @@ struct OscEndToEndTests {
                 "\(lines)")
     }
 
-    @Test("/jackwave/status replies to the sender with state, file, frames, xruns, dropped frames and take")
+    @Test("/jackwave/status replies to the sender, at a reply path, with state, file, frames, xruns, dropped frames and take")
     func statusReplies() throws {
         let port = Self.freshPort()
         let path = dir + "/status.wav"
         let file = dir + "/status-001.wav"
         let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: file)
         defer { run.signal(SIGINT); _ = run.finish(timeout: 30) }
-        let replies = Mutex<[(String, [OscArgument])]>([])
-        guard let peer = OscServer(port: 0, handler: { path, arguments in
-            replies.withLock { $0.append((path, arguments)) }
-            return nil
-        }) else { throw TestFailure("no OSC peer") }
-        peer.send(("/jackwave/status", []), toHost: "localhost", port: port)
-        #expect(waitUntil(timeout: 10) { !replies.withLock { $0.isEmpty } })
-        let reply = replies.withLock { $0.first }
-        #expect(reply?.0 == "/jackwave/status")
-        let arguments = reply?.1 ?? []
+        let peer = try OscPeer()
+        peer.send("/jackwave/status", to: port)
+        let reply = peer.waitForMessages(1, timeout: 10).first
+        #expect(reply?.path == "/jackwave/reply/status")
+        #expect(reply?.sender.port == port)
+        let arguments = reply?.arguments ?? []
         #expect(arguments.count == 6)
         guard arguments.count == 6 else { return }
         #expect(arguments[0] == .string("recording"))
@@ -176,7 +173,7 @@ struct OscEndToEndTests {
 
     @Test("--osc on a port already in use exits 1 with one line and creates no file")
     func portInUse() throws {
-        guard let holder = OscServer(port: 0, handler: { _, _ in nil }) else { throw TestFailure("no OSC peer") }
+        let holder = try OscPeer()
         let caseDir = dir + "/busy"
         try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
         let run = try Run.jackwave(["--record", caseDir + "/x.wav", "--osc", "\(holder.port)"], server: server.name)

@@ -62,6 +62,43 @@ struct PackageEndToEndTests {
         #expect(man.stdout.contains("EXIT STATUS") && man.stdout.contains("SEE ALSO"))
     }
 
+    @Test("every folder of the package is drwxr-xr-x and every file 0644 or 0755, though scripts/test builds it under umask 077")
+    func modesWhateverTheUmask() throws {
+        guard let deb = packagePath else { throw TestFailure("JACKWAVE_DEB not set") }
+        let listing = try Run.tool("/usr/bin/dpkg-deb", ["-c", deb], server: nil, timeout: 60)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let entries = listing.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(entries.count > 10)
+        for entry in entries {
+            let (mode, name) = (String(entry[0]), String(entry.last ?? ""))
+            let allowed = mode.hasPrefix("d") ? ["drwxr-xr-x"] : name.hasSuffix("/bin/jackwave") ? ["-rwxr-xr-x"] : ["-rw-r--r--"]
+            #expect(allowed.contains(mode), "\(mode) \(name)")
+            #expect(entry[1] == "root/root", "\(entry[1]) \(name)")
+        }
+    }
+
+    @Test("the packaged unit starts the binary the package installs, passes systemd-analyze verify, and rates 2.0 or lower (OK)")
+    func serviceUnit() throws {
+        let root = try Self.install()
+        let unit = root + "/usr/lib/systemd/system/jackwave@.service"
+        let text = try String(contentsOfFile: unit, encoding: .utf8)
+        let execStart = text.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") }
+        #expect(execStart == ["ExecStart=/usr/bin/jackwave --no-meter --arguments /etc/jackwave/%i.args"])
+        #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/bin/jackwave"))
+        // systemd-analyze checks the command it names exists: the same unit, pointed at the
+        // scratch root's binary (as scripts/install points it at its prefix), and the man page there.
+        let copy = temporaryDirectory() + "/jackwave@.service"
+        try text.replacingOccurrences(of: "ExecStart=/usr/bin/jackwave ", with: "ExecStart=\(root)/usr/bin/jackwave ")
+            .write(toFile: copy, atomically: false, encoding: .utf8)
+        let verify = try Run.tool("/usr/bin/systemd-analyze", ["verify", copy], server: nil, timeout: 60,
+                                  environment: ["MANPATH": root + "/usr/share/man"])
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+        let security = try Run.tool("/usr/bin/systemd-analyze", ["security", "--offline=true", copy], server: nil, timeout: 60)
+        let overall = security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
+        let score = overall.firstMatch(of: #/: ([0-9.]+) ([A-Z]+)/#)
+        #expect(score.flatMap { Double($0.1) }.map { $0 <= 2.0 } == true && score?.2 == "OK", "\(overall)\n\(security.stderr)")
+    }
+
     /// `dpkg --root ROOT -i` the package; returns ROOT.
     static func install() throws -> String {
         guard let deb = packagePath else { throw TestFailure("JACKWAVE_DEB not set") }

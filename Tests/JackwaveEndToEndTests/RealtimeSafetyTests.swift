@@ -376,3 +376,62 @@ extension RealtimeSafetyTests {
         #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
     }
 }
+
+/// `jackwave measure`: its own callback (`MeasureEngine`) plays a programme from memory and
+/// captures every input, one of them fed by its own output inside the callback, one through
+/// another client (`jackwave-testdevice`, not watched) and back.
+extension RealtimeSafetyTests {
+    /// Three channels with 1 s of latency allowance: a 14.4-s programme, 10,800 cycles of 64
+    /// frames. Channel 1 is the direct patch, channels 2 and 3 go through the test device.
+    static let measureArguments = ["measure", "-p", "jackwave:out_1", "-p", "dut:out_1", "-p", "dut:out_2",
+                                   "-t", "system:playback_1", "-t", "dut:in_1", "-t", "dut:in_2", "--max-latency", "1"]
+
+    /// A server at 64 frames with the test device on it, for the measure runs.
+    func startMeasureServer() throws -> (any TestServer, Run.Running) {
+        let server = try startServer(.jackd)
+        var device = TestDevice()
+        device.channels = 2
+        device.delay = 130
+        return (server, try device.start(on: server))
+    }
+
+    @Test("jackwave measure's callback makes no allocator, lock, sleep or I/O call in 10,000 cycles",
+          arguments: RTCheckTools.buildsUnderTest())
+    func measureIsClean(build: Build) throws {
+        // jackd only, as for the armed runs: the measure callback makes the same libjack calls
+        // as the recording's (port buffers, the frame time), which the runs on both servers cover.
+        let (server, device) = try startMeasureServer()
+        defer { device.signal(SIGTERM); _ = device.finish(timeout: 5) }
+        let tools = try RTCheckTools.shared.get()
+        let path = "\(dir)/rtcheck-measure.txt", json = "\(dir)/measure.json"
+        let run = try Run.tool(build.path, Self.measureArguments + ["--json", json], server: server.name, timeout: 120,
+                               environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
+        try #require(run.status == 0, "jackwave measure failed under rtcheck: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtcheck on \(build.path), measure: \(report.summary)")
+        #expect(report.callbacks == 1 && report.unwatched == 0, "\(report.text)")
+        #expect(report.cycles >= Self.minimumCycles, "only \(report.cycles) cycles watched")
+        #expect(report.violations == 0, "jackwave measure's callback broke the realtime rules:\n\(report.readable())")
+        // The paths really ran: every channel came back, the direct patch at latency 0.
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        #expect(text.contains("\"latency_frames\":0.0000") && text.contains("\"problems\":[]"), "\(run.stderr)")
+    }
+
+    @Test("RealtimeSanitizer passes jackwave measure's callback for 10,000 cycles",
+          .enabled(if: RTCheckTools.rtsanRuntime != nil, "no libclang_rt.rtsan in the Swift toolchain"))
+    func measureUnderRealtimeSanitizer() throws {
+        let (server, device) = try startMeasureServer()
+        defer { device.signal(SIGTERM); _ = device.finish(timeout: 5) }
+        let tools = try RTCheckTools.shared.get()
+        let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+        let binary = RTCheckTools.binaryUnderTest()
+        let path = "\(dir)/rtsan-measure.txt"
+        let run = try Run.tool(binary.path, Self.measureArguments, server: server.name, timeout: 120,
+                               environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path, "RTSAN_OPTIONS": "halt_on_error=1"])
+        #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
+        try #require(run.status == 0, "jackwave measure failed under rtsan: \(run.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("rtsan on \(binary.path), measure: \(report.summary)")
+        #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
+    }
+}

@@ -35,7 +35,7 @@ struct UnattendedEndToEndTests {
     func eventsForPieces() throws {
         let path = dir + "/pieces.wav"
         let events = dir + "/pieces.jsonl"
-        let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "0.5", "-d", "1.25", "--events", events],
+        let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "1", "-d", "2.5", "--events", events],
                                    server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try EventStream.read(events)
@@ -46,12 +46,12 @@ struct UnattendedEndToEndTests {
         let closed = lines.filter { $0["event"] as? String == "file_closed" }
         let names = closed.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
         #expect(names == ["pieces-001.wav", "pieces-002.wav", "pieces-003.wav"])
-        #expect(closed.compactMap { $0["frames"] as? Int } == [24000, 24000, 12000])
-        #expect(closed.compactMap { $0["frame"] as? Int } == [24000, 48000, 60000])
+        #expect(closed.compactMap { $0["frames"] as? Int } == [48000, 48000, 24000])
+        #expect(closed.compactMap { $0["frame"] as? Int } == [48000, 96000, 120000])
         let opened = lines.filter { $0["event"] as? String == "file_opened" }.compactMap { $0["frame"] as? Int }
-        #expect(opened == [0, 24000, 48000])
+        #expect(opened == [0, 48000, 96000])
         for (i, piece) in names.enumerated() {
-            #expect(try Recording(dir + "/" + piece).frames == [24000, 24000, 12000][i])
+            #expect(try Recording(dir + "/" + piece).frames == [48000, 48000, 24000][i])
         }
         #expect(lines.allSatisfy { ($0["time"] as? String)?.count ?? 0 >= 23 })
         #expect(lines.last?["exit_code"] as? Int == 0)
@@ -90,7 +90,7 @@ struct UnattendedEndToEndTests {
     func onClosePerPiece() throws {
         let path = dir + "/hooked.wav"
         let list = dir + "/closed.txt"
-        let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "0.5", "-d", "1.25",
+        let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "1", "-d", "2.5",
                                     "--on-close", "echo >> '\(list)'"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
         let closed = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -101,11 +101,11 @@ struct UnattendedEndToEndTests {
     func onCloseFailureIsReported() throws {
         let path = dir + "/failing.wav"
         let events = dir + "/failing.jsonl"
-        let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "0.5", "-d", "1.25",
+        let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "--split", "1", "-d", "2.5",
                                     "--on-close", "exit 3 #", "--events", events], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "exited with status 3").count - 1 == 3, "\(run.stderr)")
-        #expect(try Recording(dir + "/failing-003.wav").frames == 12000)
+        #expect(try Recording(dir + "/failing-003.wav").frames == 24000)
         let failed = try EventStream.read(events).filter { $0["event"] as? String == "on_close_failed" }
         #expect(failed.count == 3)
     }

@@ -6,10 +6,10 @@ import Testing
 @Suite("Input latencies")
 struct InputLatenciesTests {
     static let names = ["in_1", "in_2", "in_3", "in_4"]
-    static func latencies(_ ranges: [LatencyRange?]) -> InputLatencies {
+    static func latencies(_ ranges: [DeclaredLatency?]) -> InputLatencies {
         InputLatencies(names: Array(names.prefix(ranges.count)), ranges: ranges)
     }
-    static let r256 = LatencyRange(min: 256, max: 256)
+    static let r256 = DeclaredLatency(minimum: 256, maximum: 256)
 
     @Test("one latency on every input: said once, subtracted in full")
     func same() {
@@ -22,7 +22,7 @@ struct InputLatenciesTests {
 
     @Test("inputs that differ are each told; the stamp subtracts the largest and names the others")
     func differ() {
-        let l = Self.latencies([Self.r256, LatencyRange(min: 0, max: 0), Self.r256, LatencyRange(min: 128, max: 512)])
+        let l = Self.latencies([Self.r256, DeclaredLatency(minimum: 0, maximum: 0), Self.r256, DeclaredLatency(minimum: 128, maximum: 512)])
         #expect(l.differ && l.stampFrames == 512)
         #expect(l.line(sampleRate: 48000, stamped: true) == "capture latency differs between inputs: 256 frames (5.333 ms) on in_1, in_3, none declared on in_2 (unknown), 128–512 frames (2.667–10.667 ms) on in_4; the files' bext time subtracts the largest, 512 frames (10.667 ms)")
         #expect(l.stamp(sampleRate: 48000).note == "capture latency 512 frames at 48000 Hz, the largest of the inputs': in_1, in_3 256, in_2 0, in_4 128-512")
@@ -30,7 +30,7 @@ struct InputLatenciesTests {
 
     @Test("a latency of 0 is unknown, not none: said so, and nothing is subtracted")
     func undeclared() {
-        let l = Self.latencies([LatencyRange(min: 0, max: 0), LatencyRange(min: 0, max: 0)])
+        let l = Self.latencies([DeclaredLatency(minimum: 0, maximum: 0), DeclaredLatency(minimum: 0, maximum: 0)])
         #expect(l.line(sampleRate: 48000, stamped: true) == "capture latency of in_1, in_2: none declared upstream, so unknown (a network link that does not declare its own, as zita-n2j, looks like none); nothing is subtracted from the files' bext time")
         #expect(l.stamp(sampleRate: 48000).frames == 0)
     }
@@ -48,7 +48,7 @@ struct InputLatenciesTests {
     func changes() {
         let before = Self.latencies([Self.r256, nil])
         #expect(Self.latencies([Self.r256, nil]).changedInputs(from: before) == [])
-        #expect(Self.latencies([LatencyRange(min: 512, max: 512), Self.r256]).changedInputs(from: before) == [0, 1])
+        #expect(Self.latencies([DeclaredLatency(minimum: 512, maximum: 512), Self.r256]).changedInputs(from: before) == [0, 1])
         #expect(Self.latencies([Self.r256, nil]).changedInputs(from: nil) == [0, 1])
     }
 }

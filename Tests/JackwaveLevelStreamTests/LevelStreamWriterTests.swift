@@ -23,11 +23,22 @@ struct LevelStreamWriterTests {
 
     @Test("A full disk is a one-line failure naming the stream")
     func fullDiskFails() {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
         #expect {
-            _ = try LevelStreamWriter(path: "/dev/full", formatter: formatter)
+            _ = try LevelStreamWriter(descriptor: full, ownsDescriptor: true, displayName: "/dev/full", formatter: formatter)
         } throws: { error in
             let message = (error as? LevelStreamError)?.message ?? ""
             return message.contains("/dev/full") && message.contains("No space left") && !message.contains("\n")
+        }
+    }
+
+    @Test("A device is never a level stream: /dev/full is refused as not a regular file, in one line")
+    func deviceRefused() {
+        #expect {
+            _ = try LevelStreamWriter(path: "/dev/full", formatter: formatter, policy: .replace)
+        } throws: { error in
+            let message = (error as? LevelStreamError)?.message ?? ""
+            return message == "--levels /dev/full: is not a regular file (jackwave writes only plain files)"
         }
     }
 

@@ -52,7 +52,7 @@ struct SpaceReservationTests {
     static let temporaryFilesystemReserves: Bool = {
         let path = NSTemporaryDirectory() + "jackwave-probe-\(UUID().uuidString)"
         defer { unlink(path) }
-        guard let fd = try? FileDescriptor.create(path) else { return false }
+        guard let fd = try? FileDescriptor.create(path, policy: .new) else { return false }
         defer { _ = fd.close() }
         return fd.reserve(0..<4096)
     }()

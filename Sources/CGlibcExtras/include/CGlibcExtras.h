@@ -18,4 +18,14 @@ int jackwave_name_thread(unsigned long thread, const char *name);
 /// `pthread_self()`, as the integer `jackwave_name_thread` takes.
 unsigned long jackwave_this_thread(void);
 
+/// `mkostemp(template_path, O_CLOEXEC)`: creates a new file from a template ending in
+/// `XXXXXX` (replaced in place), with `O_EXCL`, mode 0600 and close-on-exec from the start.
+/// Returns the descriptor, or -1 with errno set.
+int jackwave_make_temporary(char *template_path);
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34): the spawned
+/// program starts with every descriptor from `lowest` up closed, whatever was left open
+/// without close-on-exec. `actions` is a `posix_spawn_file_actions_t *`. Returns 0 or errno.
+int jackwave_spawn_close_from(void *actions, int lowest);
+
 #endif

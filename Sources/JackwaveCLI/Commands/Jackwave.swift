@@ -5,11 +5,24 @@ public enum Jackwave {
     public static let version = "0.1.0"
 
     /// Runs with `arguments` (without the program name); returns the exit code.
-    public static func main(_ arguments: [String]) -> Int32 {
+    public static func main(_ given: [String]) -> Int32 {
+        var arguments = given
+        // `--arguments FILE`, first: the command line from a file, then the rest (ArgumentsFile).
+        if arguments.first == "--arguments" {
+            guard arguments.count >= 2 else {
+                Console.error("--arguments needs a value")
+                return 2
+            }
+            do throws(UsageError) { arguments = try ArgumentsFile.read(arguments[1]) + arguments.dropFirst(2) } catch {
+                Console.error(error.message)
+                return 2
+            }
+        }
         switch arguments.first {
         case "plot": return PlotCommand.run(Array(arguments.dropFirst()))
         case "levels": return LevelsCommand.run(Array(arguments.dropFirst()))
         case "loudness": return LoudnessCommand.run(Array(arguments.dropFirst()))
+        case "measure": return MeasureCommand.run(Array(arguments.dropFirst()))
         // Hidden (in no help, so in no man page): what scripts/package and scripts/install
         // generate the man page and the completions with.
         case "--man":
@@ -38,6 +51,22 @@ public enum Jackwave {
         } catch {
             Console.error(error.message)
             return 2
+        }
+    }
+
+    /// Parses a command line as `main` would, running nothing: the usage error, or nil if it
+    /// parses. For the fuzzer (`jackwave-fuzz options`): every command's grammar from one call.
+    public static func parseOnly(_ arguments: [String]) -> String? {
+        do throws(UsageError) {
+            switch arguments.first {
+            case "plot": _ = try PlotCommand.parse(Array(arguments.dropFirst()))
+            case "levels": _ = try LevelsCommand.parse(Array(arguments.dropFirst()))
+            case "loudness": _ = try LoudnessCommand.parse(Array(arguments.dropFirst()))
+            default: _ = try RunOptionsParser.parse(arguments)
+            }
+            return nil
+        } catch {
+            return error.message
         }
     }
 

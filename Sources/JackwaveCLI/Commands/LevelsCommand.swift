@@ -62,7 +62,7 @@ enum LevelsCommand {
         formatter.dropoutColumn = true
         let writer: LevelStreamWriter
         do throws(LevelStreamError) {
-            writer = try LevelStreamWriter(path: o.output, formatter: formatter)
+            writer = try LevelStreamWriter(path: o.output, formatter: formatter, policy: o.force ? .replace : .new, option: "-o")
         } catch {
             Console.error(error.message)
             return 1

@@ -64,6 +64,7 @@ extension Jackwave {
     /// Every command, main first, as `man jackwave` and the completions present them.
     static var documentedCommands: [DocumentedCommand] {
         [RunOptionsParser.commandLine.documented, PlotCommand.commandLine.documented,
-         LevelsCommand.commandLine.documented, LoudnessCommand.commandLine.documented]
+         LevelsCommand.commandLine.documented, LoudnessCommand.commandLine.documented,
+         MeasureCommand.commandLine.documented]
     }
 }

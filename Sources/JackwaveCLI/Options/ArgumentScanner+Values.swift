@@ -23,9 +23,9 @@ extension ArgumentScanner {
     /// A finite number within `range`; `what` names it in the message (`seconds`).
     public mutating func number(in range: ClosedRange<Double>, what: String) throws(UsageError) -> Double {
         let text = try value()
-        guard let v = Double(text), v.isFinite else {
-            throw UsageError("\(current): '\(text)' is not a number")
-        }
+        guard let v = Double(text) else { throw UsageError("\(current): '\(text)' is not a number") }
+        // `nan`, `inf`, `-inf` parse as numbers, and are named as what they are not.
+        guard v.isFinite else { throw UsageError("\(current): '\(text)' is not a finite number") }
         guard range.contains(v) else {
             throw UsageError("\(current): \(what) must be between \(range.lowerBound.plainText) and \(range.upperBound.plainText), not \(text)")
         }

@@ -1,12 +1,16 @@
 import Glibc
+import JackwaveHost
 
 /// Lines for the user on stderr, every one prefixed `jackwave: `; help on stdout.
+///
+/// A line may hold text from outside (a file name, an OSC path, a label): it is escaped
+/// (`TerminalEscaping`) so that it stays one line and moves nothing on the terminal.
 public enum Console {
     /// A line of information (connections, drops, the summary).
-    public static func say(_ line: String) { write("jackwave: \(line)\n") }
+    public static func say(_ line: String) { write("jackwave: \(TerminalEscaping.escape(line))\n") }
 
     /// The one line that explains a failure.
-    public static func error(_ line: String) { write("jackwave: error: \(line)\n") }
+    public static func error(_ line: String) { write("jackwave: error: \(TerminalEscaping.escape(line))\n") }
 
     /// Raw text to stderr, unbuffered.
     public static func write(_ text: String) { write(text, to: 2) }

@@ -77,7 +77,8 @@ enum MeterRenderer {
             if connected.isEmpty {
                 line.append("(not connected)", .dim)
             } else {
-                line.append(connected.joined(separator: ", "))
+                // Other clients' port names: text from outside, escaped as every line is.
+                line.append(TerminalEscaping.escape(connected.joined(separator: ", ")))
             }
             out.append(line.truncated(to: columns))
         }
@@ -176,7 +177,7 @@ enum MeterRenderer {
     static func statusText(_ s: StatusSnapshot) -> String {
         var parts = [elapsedText(s.elapsedSeconds)]
         if let path = s.recordPath {
-            let name = FileNames.lastComponent(path)
+            let name = TerminalEscaping.escape(FileNames.lastComponent(path))
             parts.append("rec \(name)" + (s.fileBytes.map { " " + byteText($0) } ?? ""))
         }
         if let take = s.takeStatus { parts.append(take) }

@@ -61,8 +61,8 @@ final class TerminalFrontEnd: RunFrontEnd {
     }
 
     func say(_ line: String) {
-        if let meter { meter.printAbove("jackwave: \(line)") }
-        else if let toneStatus { toneStatus.printAbove("jackwave: \(line)") }
+        if let meter { meter.printAbove("jackwave: \(TerminalEscaping.escape(line))") }
+        else if let toneStatus { toneStatus.printAbove("jackwave: \(TerminalEscaping.escape(line))") }
         else { Console.say(line) }
     }
 

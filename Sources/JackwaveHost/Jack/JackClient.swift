@@ -160,9 +160,9 @@ public final class JackClient {
     /// `jack_port_by_name`, then `jack_port_get_latency_range(JackCaptureLatency)`: what the
     /// port (any client's) declares as the time since its audio was captured; nil if no port
     /// has that name.
-    public func captureLatency(ofPortNamed name: String) -> LatencyRange? {
+    public func captureLatency(ofPortNamed name: String) -> DeclaredLatency? {
         guard let port = jack_port_by_name(handle, name) else { return nil }
-        return JackPort(handle: port).captureLatency
+        return JackPort(handle: port).declaredLatency(.capture)
     }
 
     /// `jack_port_is_mine`.

@@ -1,28 +1,29 @@
 import CJack
 
-/// A port's latency range in frames, as JACK states it (`jack_latency_range_t`).
-public struct LatencyRange: Equatable, Sendable, CustomStringConvertible {
-    public let min: Int
-    public let max: Int
+/// A port's latency as JACK declares it: the range `jack_port_get_latency_range` gives.
+public struct DeclaredLatency: Sendable, Equatable {
+    /// Which way along the graph: `capture` is how long ago what arrives at the port entered
+    /// it from a capture port; `playback`, how long until what leaves the port reaches a
+    /// playback port.
+    public enum Kind: Sendable { case capture, playback }
 
-    public init(min: Int, max: Int) {
-        self.min = min
-        self.max = max
+    public let minimum: Int
+    public let maximum: Int
+
+    public init(minimum: Int, maximum: Int) {
+        self.minimum = minimum
+        self.maximum = maximum
     }
-
-    /// "256 frames" or "256–512 frames".
-    public var description: String { min == max ? "\(min) frames" : "\(min)–\(max) frames" }
 }
 
 extension JackPort {
-    /// `jack_port_get_latency_range(port, JackCaptureLatency)`: for one of jackwave's inputs,
-    /// how long ago (in frames) the audio it receives in a cycle entered the graph at its
-    /// source: the sum JACK computed along the connection, from what the ports upstream
-    /// declared (a sound card's capture latency, a network link's). 0 when nothing upstream
-    /// declares any (a link that does not, as zita-n2j, looks like no latency at all).
-    public var captureLatency: LatencyRange {
-        var range = jack_latency_range_t()
-        jack_port_get_latency_range(handle, JackCaptureLatency, &range)
-        return LatencyRange(min: Int(range.min), max: Int(range.max))
+    /// `jack_port_get_latency_range` with `JackCaptureLatency` or `JackPlaybackLatency`, in
+    /// frames. Meaningful once the port is connected and the server has recomputed the
+    /// graph's latencies (libjack: from within or after its latency callbacks), so asked
+    /// after the connections have carried audio.
+    public func declaredLatency(_ kind: DeclaredLatency.Kind) -> DeclaredLatency {
+        var range = jack_latency_range_t(min: 0, max: 0)
+        jack_port_get_latency_range(handle, kind == .capture ? JackCaptureLatency : JackPlaybackLatency, &range)
+        return DeclaredLatency(minimum: Int(range.min), maximum: Int(range.max))
     }
 }

@@ -40,17 +40,17 @@ public final class LatencyWatch: @unchecked Sendable {
 
     /// Every input's capture latency now, in input order: nil for an input nothing is
     /// connected to. Main thread, while the client is open.
-    public func read() -> [LatencyRange?] {
+    public func read() -> [DeclaredLatency?] {
         seen = changes.load(ordering: .relaxed)
         return inputs.map { input in
             let ranges = input.connections.compactMap { client.captureLatency(ofPortNamed: $0) }
             guard let first = ranges.first else { return nil }
-            return ranges.dropFirst().reduce(first) { LatencyRange(min: Swift.min($0.min, $1.min), max: Swift.max($0.max, $1.max)) }
+            return ranges.dropFirst().reduce(first) { DeclaredLatency(minimum: Swift.min($0.minimum, $1.minimum), maximum: Swift.max($0.maximum, $1.maximum)) }
         }
     }
 
     /// The ranges, if a latency callback came since the last read; nil if none did.
-    public func readIfChanged() -> [LatencyRange?]? {
+    public func readIfChanged() -> [DeclaredLatency?]? {
         changes.load(ordering: .relaxed) == seen ? nil : read()
     }
 

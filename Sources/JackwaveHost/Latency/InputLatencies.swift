@@ -15,26 +15,26 @@ public struct InputLatencies: Equatable, Sendable {
     /// The inputs' short names (`in_1`…), in order.
     public let names: [String]
     /// Each input's range in frames; nil for an input nothing is connected to.
-    public let ranges: [LatencyRange?]
+    public let ranges: [DeclaredLatency?]
 
-    public init(names: [String], ranges: [LatencyRange?]) {
+    public init(names: [String], ranges: [DeclaredLatency?]) {
         precondition(names.count == ranges.count)
         self.names = names
         self.ranges = ranges
     }
 
     /// The ranges of the connected inputs.
-    private var connected: [LatencyRange] { ranges.compactMap { $0 } }
+    private var connected: [DeclaredLatency] { ranges.compactMap { $0 } }
 
     /// Whether any input is connected.
     public var anyConnected: Bool { !connected.isEmpty }
 
     /// Whether the connected inputs declare different ranges.
-    public var differ: Bool { Set(connected.map { [$0.min, $0.max] }).count > 1 }
+    public var differ: Bool { Set(connected.map { [$0.minimum, $0.maximum] }).count > 1 }
 
     /// The frames the files' time stamp subtracts: the largest latency a connected input
     /// declares (the top of its range); 0 when none declares any.
-    public var stampFrames: Int { connected.map(\.max).max() ?? 0 }
+    public var stampFrames: Int { connected.map(\.maximum).max() ?? 0 }
 
     /// The inputs whose range changed from `earlier` (connected or not included).
     public func changedInputs(from earlier: InputLatencies?) -> [Int] {
@@ -49,7 +49,7 @@ public struct InputLatencies: Equatable, Sendable {
         guard anyConnected else { return nil }
         let groups = self.groups
         if groups.count == 1, let (range, inputs) = groups.first {
-            if range.max == 0 {
+            if range.maximum == 0 {
                 return "capture latency of \(inputs): none declared upstream, so unknown (a network link that does not declare its own, as zita-n2j, looks like none)"
                     + (stamped ? "; nothing is subtracted from the files' bext time" : "")
             }
@@ -57,10 +57,10 @@ public struct InputLatencies: Equatable, Sendable {
                 + (stamped ? ": subtracted from the files' bext time, which is when their first sample was captured" : "")
         }
         let parts = groups.map { range, inputs in
-            range.max == 0 ? "none declared on \(inputs) (unknown)" : "\(Self.text(range, sampleRate)) on \(inputs)"
+            range.maximum == 0 ? "none declared on \(inputs) (unknown)" : "\(Self.text(range, sampleRate)) on \(inputs)"
         }
         return "capture latency differs between inputs: " + parts.joined(separator: ", ")
-            + (stamped ? "; the files' bext time subtracts the largest, \(Self.text(LatencyRange(min: stampFrames, max: stampFrames), sampleRate))" : "")
+            + (stamped ? "; the files' bext time subtracts the largest, \(Self.text(DeclaredLatency(minimum: stampFrames, maximum: stampFrames), sampleRate))" : "")
     }
 
     /// What a file's `bext` description says of it (in parentheses after the capture time).
@@ -73,7 +73,7 @@ public struct InputLatencies: Equatable, Sendable {
         }
         var note = "capture latency \(stampFrames) frames at \(sampleRate) Hz"
         if differ {
-            note += ", the largest of the inputs': " + groups.map { range, inputs in "\(inputs) \(range.min == range.max ? "\(range.max)" : "\(range.min)-\(range.max)")" }
+            note += ", the largest of the inputs': " + groups.map { range, inputs in "\(inputs) \(range.minimum == range.maximum ? "\(range.maximum)" : "\(range.minimum)-\(range.maximum)")" }
                 .joined(separator: ", ")
         }
         return CaptureLatencyStamp(frames: stampFrames, sampleRate: sampleRate, note: note)
@@ -81,8 +81,8 @@ public struct InputLatencies: Equatable, Sendable {
 
     /// The connected inputs grouped by range, in order of first appearance, each group's
     /// inputs named compactly (`in_1–in_4, in_7`).
-    var groups: [(range: LatencyRange, inputs: String)] {
-        var order: [LatencyRange] = []
+    var groups: [(range: DeclaredLatency, inputs: String)] {
+        var order: [DeclaredLatency] = []
         var members: [[Int]] = []
         for (i, range) in ranges.enumerated() {
             guard let range else { continue }
@@ -109,9 +109,14 @@ public struct InputLatencies: Equatable, Sendable {
     }
 
     /// "256 frames (5.333 ms)" or "256–512 frames (5.333–10.667 ms)".
-    static func text(_ range: LatencyRange, _ sampleRate: Int) -> String {
+    static func text(_ range: DeclaredLatency, _ sampleRate: Int) -> String {
         func ms(_ frames: Int) -> String { String(printf: "%.3f", Double(frames) * 1000 / Double(sampleRate)) }
-        let time = range.min == range.max ? ms(range.max) : "\(ms(range.min))–\(ms(range.max))"
+        let time = range.minimum == range.maximum ? ms(range.maximum) : "\(ms(range.minimum))–\(ms(range.maximum))"
         return "\(range) (\(time) ms)"
     }
+}
+
+extension DeclaredLatency: CustomStringConvertible {
+    /// "256 frames" or "256–512 frames".
+    public var description: String { minimum == maximum ? "\(minimum) frames" : "\(minimum)–\(maximum) frames" }
 }

@@ -60,8 +60,8 @@ final class LatencyReport {
         for i in inputs {
             let range = latencies.ranges[i]
             events.emit(.latency, frame: frame, [("input", .string(latencies.names[i])),
-                                                 ("min_frames", .int(Int64(range?.min ?? 0))),
-                                                 ("max_frames", .int(Int64(range?.max ?? 0))),
+                                                 ("min_frames", .int(Int64(range?.minimum ?? 0))),
+                                                 ("max_frames", .int(Int64(range?.maximum ?? 0))),
                                                  ("connected", .bool(range != nil))])
         }
     }

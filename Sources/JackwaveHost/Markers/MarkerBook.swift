@@ -7,10 +7,15 @@ import Synchronization
 /// A marker's frame is read inside the book's lock, and a file claims its markers inside it
 /// too, once the writer has written the file's last frame: a marker dropped after a claim
 /// was read after the callback had gone past that file, so it never belongs to it.
+///
+/// Bounded: a remote can drop markers as fast as it sends datagrams, and each becomes a cue
+/// point (libsndfile's cue list is sized by an `int`: 7.7 million of them trapped jackwave at
+/// the end of a run, and the hooks never ran).
 public final class MarkerBook: Sendable {
-    /// The most markers a run keeps: far more than anyone drops by hand, few enough that a
-    /// flood from outside cannot grow the run's memory (about 1 MiB at most).
-    public static let capacity = 65_536
+    /// Markers a run keeps: a marker every second for almost three hours, a cue chunk of 240 kB.
+    public static let maximumMarkers = 10_000
+    /// The longest label (UTF-8 bytes) a marker may carry (`/jackwave/marker LABEL`).
+    public static let maximumLabelBytes = 256
 
     private struct State {
         var frames: [Int64] = []
@@ -27,7 +32,7 @@ public final class MarkerBook: Sendable {
     /// run's timeline); returns its number and frame, or nil once the book is full.
     public func drop(at frame: () -> Int64) -> (number: Int, frame: Int64)? {
         state.withLock { s in
-            guard s.frames.count < Self.capacity else { return nil }
+            guard s.frames.count < Self.maximumMarkers else { return nil }
             let at = frame()
             s.frames.append(at)
             return (s.frames.count, at)

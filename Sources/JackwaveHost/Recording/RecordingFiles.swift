@@ -1,3 +1,4 @@
+import Glibc
 import JackwaveSoundFiles
 import Synchronization
 
@@ -19,6 +20,7 @@ import Synchronization
 public final class RecordingFiles: @unchecked Sendable {
     public let spec: RecordingSpec
     private let observer: (any RecordingFilesObserver)?
+    private let messages: MessageQueue?
     /// The file being written: its take and piece, and, from its first frame, what the
     /// observer was told of it.
     private var current: SoundFile?
@@ -50,10 +52,12 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Why the last write failed.
     public private(set) var failure: String?
 
-    /// Files named as `spec.naming` says, numbered after the files that exist.
-    public init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?) {
+    /// Files named as `spec.naming` says, numbered after the files that exist; lines for the
+    /// user (a name passed over) go to `messages`.
+    public init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, messages: MessageQueue? = nil) {
         self.spec = spec
         self.observer = observer
+        self.messages = messages
         let first = spec.naming.isNumbered ? spec.naming.firstFreeNumber() : 1
         nextPiece = spec.naming.scheme == .pieces ? first : 1
         nextTake = spec.takes ? first : 1
@@ -113,8 +117,8 @@ public final class RecordingFiles: @unchecked Sendable {
     /// a reconnect cut. Its file is opened at its first frame.
     func startTake() -> Int {
         if let openTake { return openTake }
-        let number = nextTake
-        nextTake += 1
+        let number = passOver(from: nextTake) { spec.naming.path(take: $0, piece: 1) }
+        nextTake = number + 1
         openTake = number
         nextPiece = 1
         return number
@@ -228,13 +232,23 @@ public final class RecordingFiles: @unchecked Sendable {
                                             latency: latency))
     }
 
-    /// Creates the next file: the next piece (of the open take, when armed).
+    /// Names a numbered run passes over when they appear during it, at most, before it gives up.
+    static let maximumSkips = 1000
+
+    /// Creates the next file: the next piece (of the open take, when armed). A numbered name
+    /// that something else has taken meanwhile (a file, a link) is passed over, and said: the
+    /// recording goes on in the next number, and nothing is written through or over it.
     private func open() throws(SoundFileError) -> SoundFile {
         let take = openTake ?? 0
+        // A take's own number was checked as it started (`startTake`); pieces are checked here.
+        if spec.naming.scheme == .pieces || spec.naming.scheme == .takePieces {
+            nextPiece = passOver(from: nextPiece) { spec.naming.path(take: take, piece: $0) }
+        }
         let piece = nextPiece
         let path = spec.naming.path(take: take, piece: piece)
         let file = try SoundFile(writingTo: path, format: spec.formatWord, channels: spec.channels,
-                                 sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
+                                 sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV,
+                                 policy: spec.creationPolicy)
         nextPiece += 1
         // Separate inputs, not a 5.1 or 7.1 mix: see `SeparateInputsLayout`.
         if let map = SeparateInputsLayout.channelMap(channels: spec.channels, format: spec.formatWord) { file.setChannelMap(map) }
@@ -243,6 +257,18 @@ public final class RecordingFiles: @unchecked Sendable {
         fileStartInSegment = segmentFileFrames
         currentNumbers = (take, piece)
         return file
+    }
+
+    /// The first number from `first` whose name (`name(n)`) nothing holds, each one passed
+    /// over said; `first` itself when it is free (or after `maximumSkips`: the open then fails).
+    private func passOver(from first: Int, name: (Int) -> String) -> Int {
+        var number = first
+        var info = stat()
+        while lstat(name(number), &info) == 0 && number - first < Self.maximumSkips {
+            messages?.post("\(name(number)) exists (this run did not write it): going on in \(FileNames.lastComponent(name(number + 1)))")
+            number += 1
+        }
+        return number
     }
 
     func fail(_ message: String) -> Bool {

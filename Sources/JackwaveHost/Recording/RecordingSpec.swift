@@ -19,6 +19,13 @@ public struct RecordingSpec: Sendable, Equatable {
     public var splitFrames: Int64?
     /// How the files are named: one file, numbered pieces, takes, or takes in pieces.
     public var naming: FileNaming
+    /// `--force`: a plain file at the path is overwritten (`CreatedFile.Policy.replace`)
+    /// instead of refused. Only for a single file: numbered files go on after those that exist.
+    public var replacesFiles = false
+
+    /// How each file is created (`CreatedFile`): never through a link, and over an existing
+    /// plain file only with `--force`, for a single file.
+    public var creationPolicy: CreatedFile.Policy { replacesFiles && !naming.isNumbered ? .replace : .new }
 
     public init(path: String, format: SoundFormat, depth: SampleDepth?, channels: Int, inputRate: Int,
                 fileRate: Int, dither: Bool, splitFrames: Int64?, naming: FileNaming? = nil) {

@@ -3,11 +3,17 @@ import Glibc
 import JackwaveSoundFiles
 
 /// Checks that a path can be created as a new output file, before anything is touched:
-/// the directory exists and is writable, the path is not a directory, and an existing
-/// file is only replaced with `--force`.
+/// the directory exists and is writable, the path is not a directory nor a symbolic link
+/// (jackwave never writes through one: `CreatedFile`), and an existing file is only
+/// replaced with `--force`, and never while another jackwave writes it (its lock).
 public enum OutputPath {
     public static func check(_ path: String, force: Bool, option: String) throws(UsageError) {
         let fm = FileManager.default
+        var link = stat()
+        if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+            throw UsageError("\(option) \(path): is a symbolic link; jackwave never writes through one")
+        }
+        if CreatedFile.isBeingWritten(path) { throw UsageError("\(option) \(path): \(CreatedFile.beingWritten)") }
         if let isDirectory = isDirectory(path) {
             if isDirectory { throw UsageError("\(option) \(path): is a directory") }
             if !force { throw UsageError("\(option) \(path): file exists (use --force to overwrite it)") }

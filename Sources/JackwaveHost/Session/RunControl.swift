@@ -52,16 +52,17 @@ public final class RunControl: @unchecked Sendable {
 
     // MARK: Markers
 
-    /// Drops a marker at the frame the callback has reached; returns its number, or nil
-    /// when nothing is recorded, no connection runs, or the run holds all it can.
+    /// Drops a marker at the frame the callback has reached (or at `streamFrame` of the
+    /// running connection, where a remote asked for it); returns its number, or nil when
+    /// nothing is recorded, no connection runs, or the run holds all it can.
     @discardableResult
-    public func dropMarker(label: String? = nil) -> Int? {
+    public func dropMarker(label: String? = nil, atStreamFrame streamFrame: Int64? = nil) -> Int? {
         guard records, let run = current.withLock({ $0 }) else { return nil }
         // A lone counter (relaxed): the frame the callback had reached, within a period.
         guard let (number, frame) = run.markers.drop(at: {
-            run.timelineBase + Int64(run.signals.streamFrames.load(ordering: .relaxed))
+            run.timelineBase + (streamFrame ?? Int64(run.signals.streamFrames.load(ordering: .relaxed)))
         }) else {
-            run.messages.post("marker not dropped: a run keeps at most \(MarkerBook.capacity)")
+            run.messages.post("marker not dropped: this run already holds \(MarkerBook.maximumMarkers) markers, the most it keeps")
             return nil
         }
         let named = label.map { " (\($0))" } ?? ""
@@ -117,16 +118,33 @@ public final class RunControl: @unchecked Sendable {
 
     // MARK: The files
 
-    /// Cuts the recording at the frame the callback has reached now: the writer starts the
-    /// next numbered file exactly there. Returns the line to say.
-    public func split() -> String {
+    /// The running connection's stream position (the frame the callback has reached), nil
+    /// while none runs: what a remote message is stamped with as it arrives (any thread).
+    public var streamFrame: Int64? {
+        // A lone counter (relaxed), as the keys read it.
+        current.withLock { $0.map { Int64($0.signals.streamFrames.load(ordering: .relaxed)) } }
+    }
+
+    /// The timeline frame of the last cut asked for, for the shortest piece (main thread).
+    private var lastCut: Int64 = 0
+
+    /// Cuts the recording at `streamFrame` of the running connection (by default where the
+    /// callback is now), at least `seconds` after the last cut: the writer starts the next
+    /// numbered file exactly there. Returns the line to say. Main thread.
+    public func split(atStreamFrame given: Int64? = nil, atLeast seconds: Double = 0) -> String {
         guard let run = current.withLock({ $0 }), let files = run.files else {
             return "OSC: /jackwave/split: nothing is being recorded (ignored)"
         }
         if let takes = run.takes, TakePhase(rawValue: takes.phase.load(ordering: .relaxed)) == .armed {
             return "OSC: /jackwave/split: armed, no take is recording (ignored)"
         }
-        let frame = Int64(run.signals.streamFrames.load(ordering: .relaxed))
+        let frame = given ?? Int64(run.signals.streamFrames.load(ordering: .relaxed))
+        let least = Int64(seconds * Double(run.sampleRate))
+        if lastCut > 0 && run.timelineBase + frame - lastCut < least {
+            return String(printf: "OSC: /jackwave/split: the last cut was %.3f s before; pieces are at least %g s long (ignored)",
+                          Double(run.timelineBase + frame - lastCut) / Double(run.sampleRate), seconds)
+        }
+        lastCut = run.timelineBase + frame
         files.requestCut(atStreamFrame: frame)
         return String(printf: "OSC: split at %.3f s (frame %lld)", Double(run.timelineBase + frame) / Double(run.sampleRate),
                       run.timelineBase + frame)

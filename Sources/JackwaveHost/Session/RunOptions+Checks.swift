@@ -65,8 +65,10 @@ extension RunOptions {
             throw UsageError("--record \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
         }
         try Self.checkBuffer(bufferSeconds, channels: channels, serverRate: serverRate, period: period)
-        return RecordingSpec(path: path, format: format, depth: depth, channels: channels, inputRate: serverRate,
-                             fileRate: rate, dither: dither, splitFrames: split, naming: fileNaming)
+        var spec = RecordingSpec(path: path, format: format, depth: depth, channels: channels, inputRate: serverRate,
+                                 fileRate: rate, dither: dither, splitFrames: split, naming: fileNaming)
+        spec.replacesFiles = force
+        return spec
     }
 
     /// The ring must hold a few periods (a smaller one would drop every block, since blocks

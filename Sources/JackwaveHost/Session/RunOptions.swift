@@ -74,10 +74,16 @@ public struct RunOptions: Equatable, Sendable {
     public var eventsPath: String?
     /// `--on-close CMD`: run after each file is finalized.
     public var onClose: String?
+    /// `--on-close-timeout SEC`: a hook running longer is stopped (its process group), nil for no bound.
+    public var onCloseTimeout: Double?
     /// `--reconnect`: survive the server stopping or restarting.
     public var reconnect = false
-    /// `--osc PORT`: remote control over UDP.
-    public var oscPort: Int?
+    /// `--osc PORT|ADDR:PORT`: remote control over UDP, where it listens (PORT: loopback only).
+    public var osc: OscBinding?
+    /// `--osc-allow CIDR` (repeatable): senders admitted besides this machine.
+    public var oscAllow: [OscNetwork] = []
+    /// The UDP port `--osc` listens on.
+    public var oscPort: Int? { osc?.port }
     /// Whether the files are numbered from the first (`take-001.wav`): a take that may be
     /// cut or continued later (`--split`, `--reconnect`, `--osc`'s split).
     public var numbersFiles: Bool { splitSeconds != nil || reconnect || oscPort != nil }

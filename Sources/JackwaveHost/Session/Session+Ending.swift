@@ -9,8 +9,10 @@ extension Session {
     static let loudnessWait = 10.0
 
     /// Ends the run after its last turn (`last`, nil when it ended between turns): the take
-    /// still open ended, the loudness analysis and the file finisher done, then every line,
-    /// the summary and the `stopped` event. Returns the exit code.
+    /// still open ended, the loudness analysis and the file finisher done (cues, pictures,
+    /// per-file loudness: bounded work), every line and the summary; then the `--on-close`
+    /// commands are waited for (a user's command may take long: the summary does not wait
+    /// for it), and the `stopped` event ends the events. Returns the exit code.
     func finish(_ parts: SessionParts, totals: RunTotals, last: ClientRunEnd?, code: Int32,
                 firstStart: WallClockTime?) -> Int32 {
         var code = code
@@ -31,7 +33,6 @@ extension Session {
         frontEnd.audioStopped()
         if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(line) }
         parts.finisher?.finish()
-        parts.hook?.finish()
         parts.flushLines(to: frontEnd)
 
         if let last {
@@ -54,6 +55,14 @@ extension Session {
             frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
         }
         frontEnd.say(summary(parts, totals: totals, firstStart: firstStart))
+        if let hook = parts.hook {
+            // An interrupt after the one the run ended on (or after the end, when it ended by
+            // itself) stops the hooks: an ending never waits on a hook it was told not to.
+            let acted = last?.handledInterrupts ?? frontEnd.interrupts
+            hook.finish(giveUp: { [frontEnd] in frontEnd.interrupts > acted })
+        }
+        parts.remote?.finish()
+        parts.flushLines(to: frontEnd)
         if parts.finisher?.plotFailed.load(ordering: .relaxed) == true { code = 1 }
         parts.events?.emit(.stopped, frame: totals.receivedFrames, [("exit_code", .int(Int64(code)))])
         if let failure = parts.events?.failure { frontEnd.error(failure) }

@@ -20,7 +20,8 @@ public final class Session {
     let frontEnd: RunFrontEnd
     /// What the keys and OSC act on, whichever turn runs.
     public let control: RunControl
-    let remote: (control: RemoteControl, server: OscServer)?
+    /// `--osc`: listening from `init` on, before any file.
+    let remote: RemoteControl?
     let recordFormat: SoundFormat?
     /// The turn running now, for the meter's connection names.
     private var current: ClientRun?
@@ -38,12 +39,17 @@ public final class Session {
         control = RunControl(tone: o.toneFrequency.map {
             ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
         }, records: o.records)
-        if let port = o.oscPort {
+        if let binding = o.osc {
             let remote = RemoteControl(control: control, requestStop: requestStop)
-            guard let server = OscServer(port: port, handler: { path, arguments in remote.handle(path, arguments) }) else {
-                throw .runtime("--osc \(port): cannot listen on UDP port \(port) (in use?)")
+            do throws(OscListenerError) {
+                try remote.listen(on: binding, allowing: OscAllowList(o.oscAllow))
+            } catch {
+                throw .runtime("--osc: \(error.message)")
             }
-            self.remote = (remote, server)
+            if !binding.isLoopbackOnly && o.oscAllow.isEmpty {
+                frontEnd.say("OSC on \(binding) admits only this machine's own senders: --osc-allow CIDR admits others")
+            }
+            self.remote = remote
         } else {
             remote = nil
         }
@@ -64,7 +70,7 @@ public final class Session {
         do throws(SessionError) {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
-                                     remoteLines: remote?.control.lines, display: { [unowned self] names, rate, target in
+                                     remote: remote, display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
                                                                   current?.ports.inputs.map(\.connections) ?? []

@@ -41,8 +41,10 @@ final class SessionParts {
     /// Where the lines of the run's threads wait for the main loop: the run's own, the
     /// hook's, the file finisher's, remote control's.
     let lineQueues: [MessageQueue]
+    /// `--osc`: its messages are acted on whenever the lines are said (`flushLines`).
+    let remote: RemoteControl?
 
-    init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remoteLines: MessageQueue?,
+    init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
          display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
         let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
@@ -87,12 +89,12 @@ final class SessionParts {
         // The outputs, now that nothing more can be refused as bad usage.
         let events: EventLog?
         do throws(EventLogError) {
-            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path) }
+            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path, policy: o.force ? .replace : .new) }
         } catch {
             throw .runtime(error.message)
         }
         self.events = events
-        let hook = o.onClose.map { CloseHook(command: $0, events: events) }
+        let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
         let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, measuresLoudness: o.loudness && $0.naming.isNumbered,
@@ -100,7 +102,7 @@ final class SessionParts {
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
         self.observer = observer
-        files = spec.map { RecordingFiles(spec: $0, observer: observer) }
+        files = spec.map { RecordingFiles(spec: $0, observer: observer, messages: messages) }
         if let files, !files.spec.takes {
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
         }
@@ -121,7 +123,7 @@ final class SessionParts {
                 formatter.gapColumn = o.reconnect
                 formatter.dropoutColumn = dropouts != nil
                 do throws(LevelStreamError) {
-                    stream = try LevelStreamWriter(path: path, formatter: formatter)
+                    stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.force ? .replace : .new)
                 } catch {
                     throw .runtime(error.message)
                 }
@@ -134,13 +136,16 @@ final class SessionParts {
         } else {
             levels = nil
         }
-        lineQueues = [messages] + [hook?.messages, finisher?.messages, remoteLines].compactMap { $0 }
+        self.remote = remote
+        lineQueues = [messages] + [hook?.messages, finisher?.messages, remote?.lines].compactMap { $0 }
         hook?.start()
         loudness?.start()
     }
 
-    /// Says every line the run's threads have queued, oldest first per queue.
+    /// Acts on remote control's waiting messages, then says every line the run's threads
+    /// have queued, oldest first per queue. Main thread, in every state of the run.
     func flushLines(to ui: RunFrontEnd) {
+        remote?.pump()
         for queue in lineQueues {
             for line in queue.drain() { ui.say(line) }
         }

@@ -12,21 +12,37 @@ import Synchronization
 /// arguments: `--on-close 'flac -s --delete-input-file'`). Its stdin is /dev/null and its
 /// stdout goes to jackwave's stderr, so it never mixes into `--levels -` or `--events -`.
 /// A failure is reported (a line and an `on_close_failed` event) and changes nothing else.
+///
+/// A hook cannot hurt the recording (`HookProcess`): it runs in a process group of its own
+/// (a Ctrl-C at the terminal reaches jackwave, which stops cleanly, not the upload it
+/// started), it inherits no descriptor of jackwave's but its three standard ones (the OSC
+/// socket, a file being written), a relative path reaches it as `./name` (a file named
+/// `-x.wav` is not an option to it), and with `--on-close-timeout` a command that runs too
+/// long has its whole group stopped: SIGTERM, then SIGKILL after `killGrace` (an
+/// `on_close_timeout` event).
 public final class CloseHook: @unchecked Sendable {
     public let command: String
+    /// Seconds a command may run (`--on-close-timeout`), nil for no bound.
+    public let timeout: Double?
     /// Failures to report: the main loop moves them to the run's lines while it runs.
     public let messages = MessageQueue()
     private let events: EventLog?
     /// Paths waiting for the command, oldest first, and whether `finish` was called.
     private let queue = Mutex<(paths: [(String, Int64)], closing: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
+    /// Set by `stopRunning` (relaxed: a lone flag the hook thread polls): the queued
+    /// commands are dropped, the running one stopped.
+    private let abandoned = Atomic<Bool>(false)
     /// A year: "until the last command ends", for `WorkerThread.wait`'s bound.
     private static let noBound = 365.0 * 86400
+    /// Seconds between SIGTERM and SIGKILL for a command past its timeout.
+    public static let killGrace = 2.0
     private let thread = WorkerThread(name: "jackwave-hook")
 
-    public init(command: String, events: EventLog?) {
+    public init(command: String, events: EventLog?, timeout: Double? = nil) {
         self.command = command
         self.events = events
+        self.timeout = timeout
     }
 
     /// Starts the thread.
@@ -40,60 +56,52 @@ public final class CloseHook: @unchecked Sendable {
         wake.signal()
     }
 
-    /// Lets every queued command run to its end, then stops the thread.
-    public func finish() {
+    /// Lets every queued command run to its end, then stops the thread. `giveUp`, polled
+    /// while waiting (a second Ctrl-C or SIGTERM), stops the running command's group and
+    /// drops the rest: jackwave's own ending never waits on a hook it was told not to.
+    public func finish(giveUp: () -> Bool = { false }) {
         queue.withLock { $0.closing = true }
         wake.signal()
-        _ = thread.wait(timeout: Self.noBound)
+        while !thread.wait(timeout: 0.1) {
+            if giveUp() {
+                stopRunning()
+                _ = thread.wait(timeout: Self.noBound)
+                return
+            }
+        }
+    }
+
+    /// Stops the running command's process group (SIGTERM, SIGKILL after `killGrace`) and
+    /// drops the queued ones. Any thread: the hook thread, polling, does the stopping.
+    public func stopRunning() {
+        abandoned.store(true, ordering: .relaxed)
     }
 
     private func run() {
         while true {
             wake.wait()
             while let (path, frame) = queue.withLock({ $0.paths.isEmpty ? nil : $0.paths.removeFirst() }) {
-                if let failure = Self.runCommand(command, path: path) {
+                if abandoned.load(ordering: .relaxed) {
+                    messages.post("--on-close: not run for \(path) (jackwave was stopped while waiting for the hooks)")
+                    continue
+                }
+                let outcome = HookProcess.run(command, path: path, timeout: timeout, grace: Self.killGrace,
+                                              stop: { self.abandoned.load(ordering: .relaxed) })
+                switch outcome {
+                case .succeeded:
+                    break
+                case let .failed(failure):
                     messages.post("--on-close: \(failure) (recording goes on)")
                     events?.emit(.onCloseFailed, frame: frame, [("path", .string(path)), ("reason", .string(failure))])
+                case let .timedOut(seconds, signal):
+                    messages.post("--on-close: \(command) \(path) ran past \(seconds.plainText) s; its process group was stopped (SIG\(signal))")
+                    events?.emit(.onCloseTimeout, frame: frame, [("path", .string(path)), ("seconds", .double(seconds)),
+                                                                 ("signal", .string(signal))])
+                case let .stopped(signal):
+                    messages.post("--on-close: \(command) \(path) was stopped (SIG\(signal)): jackwave was told to stop while waiting for it")
                 }
             }
             if queue.withLock({ $0.closing && $0.paths.isEmpty }) { return }
         }
-    }
-
-    /// `posix_spawn` of `/bin/sh -c 'CMD "$1"' jackwave-on-close PATH`, then `waitpid`;
-    /// nil on exit status 0, else what went wrong. The child gets an empty signal mask
-    /// and default actions for the signals jackwave ignores or traps (an ignored SIGPIPE
-    /// would otherwise be inherited across exec).
-    static func runCommand(_ command: String, path: String) -> String? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for sig in [SIGINT, SIGTERM, SIGPIPE, SIGXFSZ] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let script = command + " \"$1\""
-        let words: [String] = ["/bin/sh", "-c", script, "jackwave-on-close", path]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
-        guard rc == 0 else { return "cannot start /bin/sh for \(path): \(String(cString: strerror(rc)))" }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 {
-            guard errno == EINTR else { return "\(command) \(path): waitpid failed: \(String(cString: strerror(errno)))" }
-        }
-        let signal = status & 0x7f
-        if signal != 0 { return "\(command) \(path) was killed by signal \(signal)" }
-        let code = (status >> 8) & 0xff
-        return code == 0 ? nil : "\(command) \(path) exited with status \(code)"
     }
 }

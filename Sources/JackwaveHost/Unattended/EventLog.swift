@@ -19,16 +19,18 @@ public final class EventLog: Sendable {
     /// The first write error, said once by whoever reads `failure`.
     private let failureText = Mutex<String?>(nil)
 
-    /// Opens (creates or truncates) `path`, or uses stdout for `-`.
-    public init(path: String) throws(EventLogError) {
+    /// Creates `path` through `CreatedFile` (never through a link; a plain file there is
+    /// overwritten only with `policy` `.replace`, `--force`; locked while open), or uses
+    /// stdout for `-`.
+    public init(path: String, policy: CreatedFile.Policy = .new) throws(EventLogError) {
         if path == "-" {
             fd = Mutex(1)
             ownsDescriptor = false
             return
         }
-        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard opened >= 0 else { throw EventLogError(message: "--events \(path): \(String(cString: strerror(errno)))") }
-        fd = Mutex(opened)
+        do throws(CreatedFileError) { fd = Mutex(try CreatedFile.open(path, policy: policy)) } catch {
+            throw EventLogError(message: "--events \(error.message)")
+        }
         ownsDescriptor = true
     }
 

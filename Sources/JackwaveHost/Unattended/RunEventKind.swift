@@ -22,9 +22,12 @@ public enum RunEventKind: String, Sendable {
     case serverBack = "server_back"
     /// `--on-close` failed for a file (`path`, `reason`).
     case onCloseFailed = "on_close_failed"
+    /// `--on-close` ran past `--on-close-timeout` and its process group was stopped (`path`,
+    /// `seconds`, `signal`: TERM, or KILL if it outlived the grace after TERM).
+    case onCloseTimeout = "on_close_timeout"
     /// Frame 0 of the run (or of a connection after a reconnect).
     case started
-    /// The run ended (`reason`).
+    /// The run ended (`exit_code`).
     case stopped
     /// A marker was dropped (`m`, SIGUSR1, `/jackwave/marker`): its `number` and `label`.
     case marker

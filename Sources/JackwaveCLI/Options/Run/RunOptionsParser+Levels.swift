@@ -27,7 +27,8 @@ extension RunOptionsParser {
             o.targetLoudness = try s.number(in: targetRange, what: "LUFS")
         },
         Option("--plot", value: "OUT", kind: .picture, needs: "--record",
-               help: "after --record, draw the recording to OUT.png or OUT.svg") { o, s throws(UsageError) in
+               help: "draw each file recorded, once it closes, to OUT.png or OUT.svg,",
+                     "numbered as the files are (OUT-003-002.png beside FILE-003-002.wav)") { o, s throws(UsageError) in
             o.plotPath = try s.nonEmptyValue()
         },
     ])

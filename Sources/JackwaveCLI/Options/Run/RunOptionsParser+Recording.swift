@@ -39,9 +39,10 @@ extension RunOptionsParser {
             o.fileRate = try s.integer(in: rateRange)
         },
         Option("--split", value: "SEC", needs: "--record",
-               help: "a new file every SEC seconds: FILE-001.wav, FILE-002.wav, …",
-                     "exact frame counts, nothing lost or repeated between them") { o, s throws(UsageError) in
-            o.splitSeconds = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
+               help: "a new file every SEC seconds (at least 1): FILE-001.wav, FILE-002.wav, …",
+                     "exact frame counts, nothing lost or repeated between them;",
+                     "armed, each take in pieces: FILE-003-001.wav, FILE-003-002.wav, …") { o, s throws(UsageError) in
+            o.splitSeconds = try s.number(in: minimumSplitSeconds...maximumSeconds, what: "seconds")
         },
         Option("--print-start",
                help: "print the wall-clock time of the first frame (ISO 8601);",
@@ -50,6 +51,7 @@ extension RunOptionsParser {
                help: "ring buffer between JACK and the disk (default 10)") { o, s throws(UsageError) in
             o.bufferSeconds = try s.positiveNumber(upTo: 600, what: "seconds")
         },
-        Option("--force", help: "overwrite existing files") { $0.force = true },
+        Option("--force", help: "overwrite an existing file (numbered files never need it:",
+                                 "a run numbers on after the files that exist)") { $0.force = true },
     ])
 }

@@ -5,7 +5,8 @@ extension RunOptionsParser {
     static let takes = OptionSection<RunOptions>("Takes (leave jackwave armed)", [
         Option("--trigger", value: "LEVEL", needs: "--record",
                help: "arm: a take starts when any input's peak reaches LEVEL",
-                     "(-40dB, or linear 0.01); takes go to FILE-001.wav, FILE-002.wav, …") { o, s throws(UsageError) in
+                     "(-40dB, or linear 0.01); takes go to FILE-001.wav, FILE-002.wav, …",
+                     "or FILE-001-001.wav, … when --split, --reconnect or --osc may cut them") { o, s throws(UsageError) in
             o.triggerLevel = try parseLevel(s.value(), option: "--trigger")
         },
         Option("--transport", needs: "--record",

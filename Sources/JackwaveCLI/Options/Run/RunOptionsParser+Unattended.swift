@@ -6,7 +6,8 @@ extension RunOptionsParser {
     static let unattended = OptionSection<RunOptions>("Unattended", [
         Option("--events", value: "FILE|-", kind: .file(extensions: ["jsonl", "ndjson"]),
                help: "what happens, as JSON Lines: files opened and closed, xruns,",
-                     "drops, skipped cycles, connections, server lost and back") { o, s throws(UsageError) in
+                     "drops, skipped cycles, connections, server lost and back,",
+                     "markers, takes, each file's and take's loudness") { o, s throws(UsageError) in
             o.eventsPath = try s.nonEmptyValue()
         },
         Option("--on-close", value: "CMD", needs: "--record",
@@ -14,13 +15,32 @@ extension RunOptionsParser {
                      "a failure is reported and never stops the recording") { o, s throws(UsageError) in
             o.onClose = try s.nonEmptyValue()
         },
+        Option("--on-close-timeout", value: "SEC", needs: "--on-close",
+               help: "stop a hook (its whole process group: SIGTERM, then SIGKILL)",
+                     "that runs longer than SEC seconds; said, and an event") { o, s throws(UsageError) in
+            o.onCloseTimeout = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
+        },
         Option("--reconnect",
                help: "when the server stops or restarts, finalize the file, wait for a",
                      "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
-        Option("--osc", value: "PORT",
-               help: "remote control over OSC on UDP PORT: /jackwave/stop, split,",
-                     "status, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
-            o.oscPort = try s.integer(in: 1...65535)
+        Option("--osc", value: "PORT|ADDR:PORT",
+               help: "remote control over OSC on UDP PORT of this machine only (127.0.0.1",
+                     "and ::1), or on ADDR ([ADDR] for IPv6, 0.0.0.0 for all): /jackwave/stop,",
+                     "split, status, marker, tone/frequency, tone/volume, tone/pause") { o, s throws(UsageError) in
+            let text = try s.value()
+            guard let binding = OscBinding.parse(text) else {
+                throw UsageError("--osc: '\(text)' is not a UDP port (1-65535) or a numeric ADDR:PORT ([ADDR]:PORT for IPv6)")
+            }
+            o.osc = binding
+        },
+        Option("--osc-allow", value: "CIDR", needs: "--osc",
+               help: "also accept OSC from the network CIDR (192.0.2.0/24, 2001:db8::/32,",
+                     "or one address; repeatable); others are dropped and counted") { o, s throws(UsageError) in
+            let text = try s.value()
+            guard let network = OscNetwork(text) else {
+                throw UsageError("--osc-allow: '\(text)' is not a network (a numeric address, or ADDRESS/BITS)")
+            }
+            o.oscAllow.append(network)
         },
     ])
 }

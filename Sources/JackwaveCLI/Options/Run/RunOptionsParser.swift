@@ -19,6 +19,9 @@ public enum RunOptionsParser {
     public static let rateRange = 1000...768_000
     /// The longest `--duration` and `--split`: a week, beyond any take; longer is a typo.
     static let maximumSeconds: Double = 7 * 24 * 3600
+    /// The shortest `--split`: a piece is a file, a close and a hook; `--split 0.00003` made a
+    /// file per frame. `FileChoice.minimumSplitSeconds`, which the OSC split keeps too.
+    static let minimumSplitSeconds = FileChoice.minimumSplitSeconds
 
     static let commandLine = CommandDeclaration<RunOptions>(
         name: "jackwave",
@@ -30,6 +33,7 @@ public enum RunOptionsParser {
             "jackwave plot FILE -o OUT.png|svg  draw a recording or a level stream",
             "jackwave levels FILE [--block N] [-o OUT]   a sound file's level stream, offline",
             "jackwave loudness FILE... [--json]          loudness (EBU R 128) and true peak, offline",
+            "jackwave measure [-t PORT] [-p PORT] [--json FILE]  latency, response, distortion, noise",
         ],
         argument: nil,
         sections: [recording, takes, tone, levels, unattended, jack, information],

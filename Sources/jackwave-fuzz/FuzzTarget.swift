@@ -1,0 +1,92 @@
+import FoundationEssentials
+import Glibc
+import JackwaveCLI
+import JackwaveHost
+import JackwaveLevelStream
+import JackwaveSoundFiles
+
+/// What jackwave parses from outside, each as a fuzz target: an input is any bytes, and no
+/// input may crash, trap, hang or grow memory without bound (libFuzzer's `-rss_limit_mb`,
+/// `-timeout` and `-malloc_limit_mb` say so). Refusals are the expected outcome.
+enum FuzzTarget: String, CaseIterable {
+    /// A level stream, CSV and JSON Lines (`LevelStreamReader`), with plot's bound on rows.
+    case csv, jsonl
+    /// A UDP datagram: liblo's decoding (`OscDecoder`), then every message through the
+    /// dispatcher (`RemoteControl.handle`, no run attached) and its lines through the escaping.
+    case osc
+    /// A command line: the bytes split at NUL into arguments (`Jackwave.parseOnly`), and the
+    /// OSC option values (`OscBinding`, `OscNetwork`).
+    case options
+    /// A sound file: the bytes as a file, opened as plot opens one (`SoundFile(readingFrom:)`:
+    /// libsndfile's header, then `SoundFileHeaderCheck`), a few frames and its cue points read.
+    case soundfile
+
+    /// The target `JACKWAVE_FUZZ_TARGET` names (csv when unset).
+    static let chosen: FuzzTarget = {
+        let name = getenv("JACKWAVE_FUZZ_TARGET").map { String(cString: $0) } ?? "csv"
+        guard let target = FuzzTarget(rawValue: name) else {
+            let line = "jackwave-fuzz: JACKWAVE_FUZZ_TARGET must be one of \(allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+            exit(2)
+        }
+        return target
+    }()
+
+    static func runOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
+        switch chosen {
+        case .csv: levelStream(bytes, .csv)
+        case .jsonl: levelStream(bytes, .jsonl)
+        case .osc: osc(bytes)
+        case .options: options(bytes)
+        case .soundfile: soundFile(bytes)
+        }
+        return 0
+    }
+
+    static func levelStream(_ bytes: UnsafeBufferPointer<UInt8>, _ format: LevelStreamFormat) {
+        _ = try? LevelStreamReader.parse(TextBytes(Data(bytes)), format: format, path: "fuzz", maximumPeaks: 1 << 14)
+    }
+
+    /// One decoder and one remote control for the whole run, as jackwave has.
+    nonisolated(unsafe) static let decoder = OscDecoder()
+    static let remote = RemoteControl(control: RunControl(tone: nil, records: true), requestStop: {})
+
+    static func osc(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let decoder else { fatalError("no OSC decoder: is TMPDIR writable?") }
+        var copy = Array(bytes)
+        let decoded = copy.withUnsafeMutableBytes { decoder.decode($0, limit: 256) }
+        for message in decoded.messages {
+            _ = remote.handle(message.path, message.arguments)
+        }
+        for line in remote.lines.drain() { _ = TerminalEscaping.escape(line) }
+    }
+
+    static func options(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        _ = Jackwave.parseOnly(arguments)
+        for argument in arguments.prefix(4) {
+            _ = OscBinding.parse(argument)
+            _ = OscNetwork(argument)
+        }
+    }
+
+    /// The file the sound-file target writes each input into, in /dev/shm (memory, not disk).
+    static let soundPath = "/dev/shm/jackwave-fuzz-\(getpid()).wav"
+
+    static func soundFile(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let fd = open(soundPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { fatalError("cannot write \(soundPath)") }
+        if let base = bytes.baseAddress, !bytes.isEmpty { _ = write(fd, base, bytes.count) }
+        close(fd)
+        guard let file = try? SoundFile(readingFrom: soundPath) else { return }
+        let frames = file.framesPerRead(upTo: 4096)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames * file.channels)
+        defer { buffer.deallocate() }
+        _ = file.read(into: buffer, count: frames)
+        _ = file.cues
+        _ = file.broadcastInfo
+        _ = file.channelPositions
+        file.close()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `jackwave plot` of files made to hurt it: one line, exit 2, no picture, and a peak memory
+/// (GNU time's maximum resident set) that does not follow the file's size. No server.
+@Suite("Bounded reading of bad files", .serialized)
+struct BadFilesEndToEndTests {
+    let dir = temporaryDirectory()
+
+    /// Runs `jackwave ARGS` under `/usr/bin/time -q -f %M`; its output, and its peak RSS in
+    /// KiB (time's last line, taken off stderr).
+    func measured(_ arguments: [String], timeout: Double = 60) throws -> (run: Run.Output, peakKiB: Int) {
+        let out = try Run.tool("/usr/bin/time", ["-q", "-f", "%M", Run.jackwave] + arguments, server: nil, timeout: timeout)
+        var lines = out.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let peak = Int(lines.popLast() ?? "") ?? -1
+        let stderr = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        return (Run.Output(status: out.status, stdout: out.stdout, stderr: stderr), peak)
+    }
+
+    @Test("a 1 GB level stream (sparse: a header, a row, then a gigabyte of NULs) is refused at its first overlong line, in a few MB")
+    func gigabyteStream() throws {
+        let path = dir + "/huge.csv"
+        try "frame,time,in_1\n0,0.000000000,0.5\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(truncate(path, 1 << 30) == 0)
+        let (run, peak) = try measured(["plot", path, "-o", dir + "/huge.png"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "jackwave: error: \(path) line 3: longer than 1048576 bytes, which no level stream's line is\n")
+        #expect(peak > 0 && peak < 64 * 1024, "peak RSS \(peak) KiB")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/huge.png"))
+    }
+
+    @Test("a level stream whose header names 200,000 channels is refused before anything is sized by it")
+    func wideHeader() throws {
+        let path = dir + "/wide.csv"
+        // Short names, so that the header is a line a level stream may have (under 1 MiB).
+        let header = "frame,time," + Array(repeating: "c", count: 200_000).joined(separator: ",")
+        try (header + "\n0,0," + Array(repeating: "0.5", count: 200_000).joined(separator: ",") + "\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let (run, peak) = try measured(["plot", path, "-o", dir + "/wide.png"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "jackwave: error: \(path) line 1: 200000 channels; a level stream has at most 1024\n")
+        #expect(peak > 0 && peak < 96 * 1024, "peak RSS \(peak) KiB")
+    }
+
+    @Test("a FIFO named .csv, or .wav, is refused at once: no writer is waited for", arguments: ["pipe.csv", "pipe.wav"])
+    func fifo(name: String) throws {
+        let path = dir + "/" + name
+        #expect(mkfifo(path, 0o644) == 0)
+        let started = Date()
+        let run = try Run.jackwave(["plot", path, "-o", dir + "/pipe.png"], server: nil, timeout: 30)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("not a regular file"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// A 16-bit WAV of `channels` whose data chunk claims `frames` and holds `bytes`.
+    static func wav(channels: Int, frames: Int, holding bytes: Int) -> Data {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xff) } }
+        let block = channels * 2
+        let fmt = le16(1) + le16(channels) + le32(48000) + le32(48000 * block) + le16(block) + le16(16)
+        let body = Array("WAVEfmt ".utf8) + le32(fmt.count) + fmt + Array("data".utf8) + le32(frames * block)
+            + [UInt8](repeating: 0, count: bytes)
+        return Data(Array("RIFF".utf8) + le32(body.count) + body)
+    }
+
+    @Test("a 1024-channel WAV of four frames is refused in the user's terms, in a few MB, and so is one whose data chunk lies")
+    func wideWav() throws {
+        let whole = dir + "/wide.wav", lying = dir + "/lying.wav"
+        try Self.wav(channels: 1024, frames: 4, holding: 4 * 2048).write(to: URL(fileURLWithPath: whole))
+        try Self.wav(channels: 1024, frames: 4, holding: 100).write(to: URL(fileURLWithPath: lying))
+        let (run, peak) = try measured(["plot", whole, "-o", dir + "/wide.png"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "jackwave: error: \(whole): 1024 lanes (one per channel) do not fit in a picture; at most 480 do, 16384 pixels high\n")
+        #expect(peak > 0 && peak < 64 * 1024, "peak RSS \(peak) KiB")
+        let (lie, _) = try measured(["plot", lying, "-o", dir + "/lying.png"])
+        #expect(lie.status == 2, "\(lie.stderr)")
+        #expect(lie.stderr == "jackwave: error: \(lying): the recording is empty\n", "\(lie.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/wide.png") && !FileManager.default.fileExists(atPath: dir + "/lying.png"))
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+/// `jackwave measure` through real servers (each test on jackd and PipeWire): the direct
+/// patch, whose answer is exact; `jackwave-testdevice`, whose every figure the test computes
+/// independently (scipy's freqz, the polynomial's closed form), with jack_delay measuring the
+/// same path; and a path that gives nothing back.
+@Suite("Measuring what lies between jackwave's outputs and inputs", .serialized)
+struct MeasureEndToEndTests {
+    let dir = temporaryDirectory()
+
+    /// Runs `jackwave measure` with `arguments` and reads its JSON.
+    func measure(_ arguments: [String], on server: any TestServer) throws -> (Run.Output, [String: Any]?) {
+        let json = dir + "/measure-\(UUID().uuidString).json"
+        let run = try Run.jackwave(["measure", "--json", json] + arguments, server: server.name, timeout: 120)
+        let object = FileManager.default.contents(atPath: json).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return (run, object)
+    }
+
+    @Test("the direct patch: latency 0, a response flat within 0.001 dB, THD+N at the float floor, no crosstalk",
+          arguments: ServerKind.allCases)
+    func directPatch(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let png = dir + "/direct.png"
+        let (run, json) = try measure(["-p", "jackwave:out_1", "-p", "jackwave:out_2", "--quick", "--max-latency", "0.05",
+                                       "--plot", png], on: server)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(json, "no JSON: \(run.stderr)")
+        let channels = try #require(report["channels"] as? [[String: Any]])
+        #expect(channels.count == 2)
+        for channel in channels {
+            #expect(channel["latency_frames"] as? Double == 0)
+            let response = try #require(channel["response"] as? [[String: Double]])
+            #expect(response.count == 239)
+            #expect(response.allSatisfy { abs($0["db"]!) < 0.001 && abs($0["deg"]!) < 0.01 })
+            #expect(try #require(channel["thd_n_db"] as? Double) < -140)
+            #expect(try #require(channel["noise_db"] as? Double) < -180)
+            let harmonics = try #require(channel["harmonics"] as? [[String: Any]])
+            for curve in harmonics {
+                let points = try #require(curve["points"] as? [[String: Double]])
+                #expect(!points.isEmpty && points.allSatisfy { $0["db"]! < -120 })
+            }
+        }
+        // Digital silence from each channel into the other: −∞, which JSON writes as null.
+        #expect((report["crosstalk_db"] as? [[Any]])?.flatMap { $0 }.allSatisfy { $0 is NSNull } == true)
+        #expect(run.stdout.contains("latency (frames)") && run.stdout.contains("0.000       0.000"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(bytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    /// Channel 1: a polynomial (H2 −40 … H5 −100 dBc at −6 dBFS) and noise at −128.3 dBFS;
+    /// channel 2: a biquad (a peak of +6 dB at 3 kHz), noise at −97.8 dBFS and −60 dB of
+    /// channel 1's input leaking in; both behind 200.25 frames of delay.
+    static let device: TestDevice = {
+        var d = TestDevice()
+        d.polynomials[1] = [1, 0.04, 0.016, 0.0064, 0.00256]
+        d.noise[1] = (3e-7, 11)
+        let (a, w) = (pow(10, 6.0 / 40), 2 * Double.pi * 3000 / 48000)
+        let alpha = sin(w) / (2 * 1.4), a0 = 1 + alpha / a
+        d.biquads[2] = [(1 + alpha * a) / a0, -2 * cos(w) / a0, (1 - alpha * a) / a0, -2 * cos(w) / a0, (1 - alpha / a) / a0]
+        d.noise[2] = (1e-5, 12)
+        d.leaks = [(1, 2, 0.001)]
+        return d
+    }()
+
+    @Test("a test client's delay, response, harmonics, THD+N, noise and crosstalk, within the issue's targets; jack_delay agrees",
+          arguments: ServerKind.allCases)
+    func testDevice(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let device = try Self.device.start(on: server)
+        defer {
+            device.signal(SIGTERM)
+            _ = device.finish(timeout: 5)
+        }
+        let peer = try JackDelay.measure(on: server, destination: "dut:in_1", source: "dut:out_1")
+        // A cycle the server skipped the device for, or ran it without jackwave's output of,
+        // breaks what it plays back: such a run is measured again (the device says when; a
+        // PipeWire under load does this now and then, and says nothing). jackwave retries what
+        // it sees itself (its own cycles skipped, a cycle of silence amid its inputs).
+        var run: Run.Output?, json: [String: Any]?
+        for attempt in 1...3 {
+            (run, json) = try measure(["-t", "dut:in_1", "-t", "dut:in_2", "-p", "dut:out_1", "-p", "dut:out_2",
+                                       "--max-latency", "0.05"], on: server)
+            // The device reports within 20 ms of a cycle; the programme ends in silence.
+            guard let hit = try Self.disturbance(of: device, during: json) else { break }
+            print("attempt \(attempt): the test device was disturbed at frame time \(hit), during the measurement: measuring again")
+        }
+        #expect(run?.status == 0, "\(run?.stderr ?? "")")
+        let report = try #require(json, "no JSON: \(run?.stderr ?? "")")
+        let channels = try #require(report["channels"] as? [[String: Any]])
+
+        // Latency: the device's delay plus the period the server's graph adds to a loop
+        // through another client (jackd and PipeWire both run the loop a cycle late).
+        let latency = try #require(channels[0]["latency_frames"] as? Double)
+        let loops = ((latency - Self.device.delay) / Double(server.period)).rounded()
+        #expect(loops == 0 || loops == 1, "\(latency)")
+        #expect(abs(latency - (Self.device.delay + loops * Double(server.period))) <= 0.01, "\(latency)")
+        #expect(abs(latency - peer) <= 0.002, "jackwave \(latency), jack_delay \(peer)")
+        #expect(channels[0]["polarity"] as? String == "normal")
+
+        let response = try #require(channels[1]["response"] as? [[String: Double]])
+        let frequencies = response.map { $0["hz"]! }
+        let harmonics = try #require(channels[0]["harmonics"] as? [[String: Any]])
+        let fundamentals = Array(Set(harmonics.flatMap { ($0["points"] as? [[String: Double]] ?? []).map { $0["hz"]! } })).sorted()
+        let truth = try MeasureTruth.compute(Self.device, sampleRate: server.sampleRate, level: -6, toneHz: 997,
+                                             frequencies: frequencies, fundamentals: fundamentals)
+        let perChannel = try #require(truth["channels"] as? [String: [String: Any]])
+
+        // Response: channel 2 (the biquad) everywhere within 0.01 dB of freqz; channel 1 (the
+        // polynomial) to 10 kHz: above, its own aliases fold back onto the response (H3's
+        // at 12 kHz, H2's at 16 kHz), as they would through any digital nonlinearity.
+        for (c, limit) in [(0, 8_000.0), (1, 20_000.0)] {
+            let measured = try #require(channels[c]["response"] as? [[String: Double]])
+            let expected = try #require(perChannel["\(c + 1)"]?["response_db"] as? [Double])
+            let checked = zip(measured, expected).filter { $0.0["hz"]! <= limit }
+            let worst = checked.max { abs($0.0["db"]! - $0.1) < abs($1.0["db"]! - $1.1) }!
+            #expect(abs(worst.0["db"]! - worst.1) <= 0.01, "channel \(c + 1): \(worst)\n\(run?.stderr ?? "")")
+        }
+
+        // Harmonics: every reported point within 0.2 dB of the closed form, down to −100 dBc.
+        let expectedHarmonics = try #require(perChannel["1"]?["harmonics_db"] as? [String: [Double]])
+        for curve in harmonics {
+            let order = try #require(curve["order"] as? Int)
+            let points = try #require(curve["points"] as? [[String: Double]])
+            let expected = try #require(expectedHarmonics["\(order)"])
+            #expect(points.count > 100, "H\(order)")
+            for point in points {
+                let e = expected[fundamentals.firstIndex(of: point["hz"]!)!]
+                #expect(abs(point["db"]! - e) <= 0.2, "H\(order) at \(point["hz"]!) Hz: \(point["db"]!) vs \(e)")
+            }
+        }
+
+        for c in 0..<2 {
+            let t = try #require(perChannel["\(c + 1)"])
+            let thdN = try #require(channels[c]["thd_n_db"] as? Double), noise = try #require(channels[c]["noise_db"] as? Double)
+            let range = try #require(channels[c]["dynamic_range_db"] as? Double)
+            #expect(abs(thdN - (t["thd_n_db"] as! Double)) <= 0.1, "channel \(c + 1) THD+N \(thdN) vs \(t["thd_n_db"]!)")
+            #expect(abs(noise - (t["noise_db"] as! Double)) <= 0.5, "channel \(c + 1) noise \(noise) vs \(t["noise_db"]!)")
+            #expect(abs(range - (t["dynamic_range_db"] as! Double)) <= 0.5, "channel \(c + 1) range \(range)")
+        }
+
+        // The margins, for the log: how far from its truth each figure came out.
+        var margins = [String(printf: "latency %+.4f (jack_delay %+.4f)", latency - (Self.device.delay + loops * Double(server.period)), latency - peer)]
+        for (c, limit) in [(0, 8_000.0), (1, 20_000.0)] {
+            let measured = channels[c]["response"] as? [[String: Double]] ?? []
+            let expected = perChannel["\(c + 1)"]?["response_db"] as? [Double] ?? []
+            let worst = zip(measured, expected).filter { $0.0["hz"]! <= limit }.map { abs($0.0["db"]! - $0.1) }.max() ?? .nan
+            margins.append(String(printf: "response %d %.4f dB", c + 1, worst))
+        }
+        for curve in harmonics {
+            let order = curve["order"] as? Int ?? 0, expected = expectedHarmonics["\(order)"] ?? []
+            let worst = (curve["points"] as? [[String: Double]] ?? []).map { abs($0["db"]! - expected[fundamentals.firstIndex(of: $0["hz"]!)!]) }.max() ?? .nan
+            margins.append(String(printf: "H%d %.3f dB", order, worst))
+        }
+        print("measure on \(kind.testDescription): " + margins.joined(separator: ", "))
+
+        let crosstalk = try #require(report["crosstalk_db"] as? [[Any]])
+        let expectedCrosstalk = try #require((truth["crosstalk"] as? [String: Double])?["1-2"])
+        let oneToTwo = try #require(crosstalk[0][1] as? Double), twoToOne = try #require(crosstalk[1][0] as? Double)
+        #expect(abs(oneToTwo - expectedCrosstalk) <= 0.5, "\(oneToTwo) vs \(expectedCrosstalk)")
+        #expect(twoToOne < -100, "\(twoToOne)")
+    }
+
+    /// The frame time of a disturbance the device reported within the measurement `json`
+    /// describes (from the cycle that played its first frame to the end of its programme),
+    /// if any. Those at other times (a client coming or going) did not touch it.
+    static func disturbance(of device: Run.Running, during json: [String: Any]?) throws -> UInt32? {
+        let report = try #require(json)
+        let start = try #require((report["disturbances"] as? [String: Any])?["start_frame_time"] as? Int)
+        let seconds = try #require((report["settings"] as? [String: Any])?["programme_s"] as? Double)
+        let rate = try #require((report["server"] as? [String: Any])?["sample_rate"] as? Int)
+        let length = UInt32(seconds * Double(rate))
+        return device.disturbanceTimes.first {
+            let offset = $0 &- UInt32(truncatingIfNeeded: start)
+            return offset > 0 && offset <= length
+        }
+    }
+
+    @Test("a path that gives nothing back is exit 1 with a line, and the JSON still holds what JACK declares for it",
+          arguments: ServerKind.allCases)
+    func silentPath(on kind: ServerKind) throws {
+        let server = try kind.start()
+        // The server's physical ports: system:capture_1 carries silence, on either server.
+        let (run, json) = try measure(["-c", "1", "--quick", "--max-latency", "0.05"], on: server)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no response from output 1 reached input 1"), "\(run.stderr)")
+        let report = try #require(json)
+        #expect(report["latency_frames"] is NSNull)
+        let declared = try JackLsp.latency(of: "system:capture_1", capture: true, on: server)
+            + JackLsp.latency(of: "system:playback_1", capture: false, on: server)
+        #expect(report["declared_latency_frames"] as? Int == declared)
+        if kind == .jackd { #expect(declared == 2 * server.period) }
+    }
+
+    @Test("a --port that matches nothing is refused before anything plays, and no file is made",
+          arguments: ServerKind.allCases)
+    func unknownPort(on kind: ServerKind) throws {
+        let server = try kind.start()
+        let json = dir + "/refused.json"
+        let run = try Run.jackwave(["measure", "-p", "nothing:here", "--json", json], server: server.name)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no source port matches 'nothing:here'"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: json))
+    }
+}

@@ -1,0 +1,71 @@
+import CSndfile
+import Foundation
+import JackwaveSoundFiles
+import Testing
+
+/// A header's counts are outside input: checked against the file's size before anything is
+/// sized by them.
+@Suite("Sound file header checks")
+struct SoundFileHeaderCheckTests {
+    let wav16 = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+
+    @Test("an uncompressed file must hold frames × channels × sample width bytes: the numbers are said")
+    func uncompressedAgainstSize() {
+        #expect(SoundFileHeaderCheck.problem(channels: 2, frames: 1000, sampleRate: 48000, format: wav16, fileBytes: 4044) == nil)
+        #expect(SoundFileHeaderCheck.problem(channels: 2, frames: 1 << 40, sampleRate: 48000, format: wav16, fileBytes: 4044)
+                == "its header says 1099511627776 frames of 2 channels (4398046511104 bytes of audio), but the file is only 4044 bytes")
+    }
+
+    @Test("counts whose product overflows are refused, not trapped on")
+    func overflow() {
+        let problem = SoundFileHeaderCheck.problem(channels: 1024, frames: Int64.max / 2, sampleRate: 48000, format: wav16, fileBytes: 100)
+        #expect(problem?.contains("more than any disk holds") == true, "\(problem ?? "nil")")
+        let compressed = SoundFileHeaderCheck.problem(channels: 1024, frames: Int64.max / 2, sampleRate: 48000,
+                                                      format: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16), fileBytes: 100)
+        #expect(compressed != nil)
+    }
+
+    @Test("channels and rate outside what any recording has are refused")
+    func channelsAndRate() {
+        #expect(SoundFileHeaderCheck.problem(channels: 0, frames: 1, sampleRate: 48000, format: wav16, fileBytes: 100)
+                == "its header says 0 channels; a sound file has 1 to 1024")
+        #expect(SoundFileHeaderCheck.problem(channels: 1025, frames: 1, sampleRate: 48000, format: wav16, fileBytes: 1 << 30) != nil)
+        #expect(SoundFileHeaderCheck.problem(channels: 1, frames: 1, sampleRate: 0, format: wav16, fileBytes: 100) != nil)
+    }
+
+    @Test("FLAC names its depth by a PCM subtype but compresses: a 10 s stereo sine in 136 kB is believed")
+    func flacIsCompressed() {
+        let flac = Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+        #expect(SoundFileHeaderCheck.problem(channels: 2, frames: 441_000, sampleRate: 44100, format: flac, fileBytes: 135_752) == nil)
+        #expect(SoundFileHeaderCheck.problem(channels: 2, frames: 1 << 40, sampleRate: 44100, format: flac, fileBytes: 135_752) != nil)
+    }
+
+    /// A 16-bit WAV of `channels` whose data chunk claims `frames` and holds `bytes`.
+    static func wav(channels: Int, frames: Int, holding bytes: Int) -> Data {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xff) } }
+        let block = channels * 2
+        let fmt = le16(1) + le16(channels) + le32(48000) + le32(48000 * block) + le16(block) + le16(16)
+        let body = Array("WAVEfmt ".utf8) + le32(fmt.count) + fmt + Array("data".utf8) + le32(frames * block)
+            + [UInt8](repeating: 0, count: bytes)
+        return Data(Array("RIFF".utf8) + le32(body.count) + body)
+    }
+
+    @Test("a 1024-channel WAV of four frames opens as what it is (8 kB of audio is believable)")
+    func wideButTrue() throws {
+        let path = NSTemporaryDirectory() + "jackwave-wide-\(UUID().uuidString).wav"
+        defer { unlink(path) }
+        try Self.wav(channels: 1024, frames: 4, holding: 4 * 2048).write(to: URL(fileURLWithPath: path))
+        let file = try SoundFile(readingFrom: path)
+        #expect(file.channels == 1024 && file.frames == 4)
+    }
+
+    @Test("a WAV whose data chunk claims more than the file holds reads as the frames really there")
+    func lyingDataChunk() throws {
+        let path = NSTemporaryDirectory() + "jackwave-lying-\(UUID().uuidString).wav"
+        defer { unlink(path) }
+        try Self.wav(channels: 1024, frames: 4, holding: 100).write(to: URL(fileURLWithPath: path))
+        let file = try SoundFile(readingFrom: path)
+        #expect(file.frames == 0)
+    }
+}
