@@ -60,4 +60,13 @@ struct LevelStreamDropoutColumnTests {
         let jsonl = "{\"frame\":0,\"time\":0,\"dropouts\":1,\"peak\":[0.5]}\n{\"frame\":256,\"time\":0.005,\"peak\":[0.5]}\n"
         #expect(throws: LevelStreamReadError.self) { try LevelStreamReader.parse(TextBytes(Data(jsonl.utf8)), format: .jsonl, path: "x") }
     }
+
+    @Test("a table that merges rows to stay bounded adds their dropout counts: none is lost")
+    func mergedRows() throws {
+        var text = "frame,time,dropouts,in_1\n"
+        for i in 0..<3000 { text += "\(i * 256),\(LevelStreamFormatter.time(frame: Int64(i * 256), sampleRate: 48000)),\(i % 3),0.5\n" }
+        let table = try LevelStreamReader.parseCSV(TextBytes(Data(text.utf8)), path: "x", maximumPeaks: 1)
+        #expect(table.rowCount < 3000 && table.dropouts.count == table.rowCount)
+        #expect(table.dropouts.reduce(0, +) == 3000)   // 0 + 1 + 2 per three rows
+    }
 }
