@@ -87,15 +87,16 @@ struct NetworkLinkEndToEndTests {
         #expect(first.start < rec.frames / 2)
         #expect(last.start + last.frames == rec.frames, "exact to the end")
         // Delay: the pattern frame the reference had at the same recording frame. On a shared
-        // clock every stretch has the same: idle, there is one stretch; with both cores busy
-        // the link now and then hands over an old buffer (late packets), and the pattern goes
-        // on after it exactly where it would have been, at the same delay.
-        let delays = stretches.stretches.map { ((k0 + $0.start - $0.patternFrame) % 16384 + 16384) % 16384 }
-        print("round trip: \(stretches.stretches.count) stretches, \(stretches.exactFrames) of \(rec.frames - stretches.leadIn) frames exact after the lead-in, glitches \(stretches.glitches.map { "\($0.start)+\($0.frames)\($0.isZeros ? "z" : "")\($0.patternJump)" })")
-        #expect(Set(delays).count == 1, "one delay for every stretch: \(delays)")
-        // Seen once with both cores busy and other suites running: 16 stretches, 75 % exact.
-        #expect(stretches.exactFrames * 2 >= rec.frames - stretches.leadIn, "\(stretches.glitches)")
-        return delays[0]
+        // clock it is one delay: idle, there is one stretch; with both cores busy the link now
+        // and then hands over an old buffer for a late packet (a short stretch of the pattern
+        // at another delay), and the pattern goes on after it at the same delay as before.
+        // Seen once with other suites running: 16 stretches, the first 71 936 of 96 000 frames.
+        var framesAtDelay: [Int: Int] = [:]
+        for s in stretches.stretches { framesAtDelay[((k0 + s.start - s.patternFrame) % 16384 + 16384) % 16384, default: 0] += s.frames }
+        let (delay, frames) = framesAtDelay.max { $0.value < $1.value }!
+        print("round trip: \(stretches.stretches.count) stretches, \(frames) of \(rec.frames - stretches.leadIn) frames at \(delay) frames' delay, glitches \(stretches.glitches.map { "\($0.start)+\($0.frames)\($0.isZeros ? "z" : "")\($0.patternJump)" })")
+        #expect(frames * 2 >= rec.frames - stretches.leadIn, "\(framesAtDelay) \(stretches.glitches)")
+        return delay
     }
 
     @Test("netjack1: the pattern goes out and comes back sample-exact, on the local clock, after a whole number of periods (stretches at one delay between a loaded machine's late packets)")
