@@ -39,7 +39,10 @@ let package = Package(
         /// liblo: Open Sound Control over UDP (`--osc`: remote control).
         .systemLibrary(name: "CLo", path: "Sources/CLo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
-        /// Two one-line C functions: disk-space reservation for recordings, thread names.
+        /// libshout's header only: no pkgConfig, so nothing links it; JackwaveHost dlopens it
+        /// when a run streams (`--stream`, IcecastConnection says why).
+        .systemLibrary(name: "CShout", path: "Sources/CShout", providers: [.apt(["libshout3-dev"])]),
+        /// One-line C functions: disk-space reservation for recordings, thread names, a close-on-exec pipe.
         .target(name: "CGlibcExtras"),
         /// The git commit for `--version`, from a header scripts/build-info generates.
         .target(name: "CBuildInfo"),
@@ -61,10 +64,10 @@ let package = Package(
         /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
         .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),
         /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
-        /// liblo, for remote control). JackwaveLoudness: the live loudness analysis
-        /// (`--loudness`) runs in its own thread here.
+        /// liblo, for remote control; libshout, for the live stream). JackwaveLoudness: the
+        /// live loudness analysis (`--loudness`) runs in its own thread here.
         .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                     "JackwaveLoudness", "JackwavePlot", "CJack", "CSoxr", "CGlibcExtras", "CLo"]),
+                                                     "JackwaveLoudness", "JackwavePlot", "CJack", "CSoxr", "CGlibcExtras", "CLo", "CShout"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),

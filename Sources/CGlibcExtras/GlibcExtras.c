@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "CGlibcExtras.h"
 
@@ -22,6 +23,19 @@ int jackwave_name_thread(unsigned long thread, const char *name) {
 }
 
 unsigned long jackwave_this_thread(void) { return (unsigned long)pthread_self(); }
+
+int jackwave_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC) == 0 ? 0 : errno; }
+
+#include <sys/stat.h>
+
+int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds) {
+    struct statx info;
+    int flags = AT_SYMLINK_NOFOLLOW | (path[0] == '\0' ? AT_EMPTY_PATH : 0);
+    if (statx(dirfd, path, flags, STATX_BTIME, &info) != 0) return errno;
+    if (!(info.stx_mask & STATX_BTIME)) return ENOTSUP;
+    *nanoseconds = (long long)info.stx_btime.tv_sec * 1000000000LL + info.stx_btime.tv_nsec;
+    return 0;
+}
 
 int jackwave_make_temporary(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
 

@@ -26,8 +26,17 @@ public enum FileChoice {
                 ? "--record \(path): \(format.name) is a lossy codec and takes no --bits"
                 : "--record \(path): \(format.name) cannot hold --bits \(depth.rawValue) (it holds \(held))")
         }
+        if !FormatCatalog.writes(format, depth: format.resolvedDepth(depth)) {
+            throw FileChoiceError("--record \(path): this machine's libsndfile does not write \(format.name) (jackwave --formats lists what it writes)")
+        }
         if let rate { try checkRate(rate, format: format, given: true) }
         return format
+    }
+
+    /// Whether `format` holds `channels` channels (MP3: one or two).
+    public static func checkChannels(_ channels: Int, format: SoundFormat, path: String) throws(FileChoiceError) {
+        guard let most = format.maximumChannels, channels > most else { return }
+        throw FileChoiceError("--record \(path): \(format.name) files hold 1 or \(most) channels, not \(channels)")
     }
 
     /// Whether `format` takes files at `rate` (Opus takes five rates only).

@@ -1,24 +1,32 @@
+import CSndfile
 import FoundationEssentials
 import Glibc
 
 /// What `jackwave --formats` prints: the formats this machine's libsndfile writes, asked
-/// of libsndfile itself (`sf_format_check`), since a libsndfile built without FLAC, Vorbis
-/// or Opus still has the same header.
+/// of libsndfile itself, since a libsndfile built without FLAC, Vorbis, Opus or LAME still
+/// has the same header: the format and its subtype must be among those it was built with
+/// (`SoundFile.builtFormats`), and the combination must pass `sf_format_check`.
 public enum FormatCatalog {
     /// Each format jackwave knows that libsndfile writes here, with the depths (or codec)
     /// it writes: checked for 2 channels at 48 kHz, a rate every format takes.
     public static func writable() -> [(format: SoundFormat, depths: [String])] {
         SoundFormat.all.compactMap { format in
             if format.isLossy {
-                guard let word = format.formatWord(depth: nil),
-                      SoundFile.canWrite(format: word, channels: 2, sampleRate: 48000) else { return nil }
-                return (format, [format.name == "opus" ? "opus" : "vorbis"])
+                guard writes(format, depth: nil), let codec = format.codecName else { return nil }
+                return (format, [codec])
             }
-            let depths = format.depths.filter { depth in
-                format.formatWord(depth: depth).map { SoundFile.canWrite(format: $0, channels: 2, sampleRate: 48000) } ?? false
-            }
+            let depths = format.depths.filter { writes(format, depth: $0) }
             return depths.isEmpty ? nil : (format, depths.map(\.rawValue))
         }
+    }
+
+    /// Whether this machine's libsndfile writes `format` at `depth` (nil: the codec, or the
+    /// default depth), for 2 channels at 48 kHz.
+    public static func writes(_ format: SoundFormat, depth: SampleDepth?) -> Bool {
+        guard let word = format.formatWord(depth: depth) else { return false }
+        let built = SoundFile.builtFormats
+        return built.majors.contains(word & Int32(SF_FORMAT_TYPEMASK)) && built.subtypes.contains(word & Int32(SF_FORMAT_SUBMASK))
+            && SoundFile.canWrite(format: word, channels: 2, sampleRate: 48000)
     }
 
     /// One line per format: name, extensions, depths, what it is.

@@ -13,6 +13,9 @@ public final class SoundFile {
     /// `sf_close`, once the blocks reserved past the end are given back.
     private var descriptor: FileDescriptor?
     private var reservation = SpaceReservation()
+    /// Where an encoder without a file writes (`init(encodingInto:)`): kept alive as long as
+    /// libsndfile may call into it, which is until `close`.
+    private var virtualSink: EncodedBytes?
     /// Channels per frame.
     public let channels: Int
     /// Frames per second.
@@ -88,6 +91,47 @@ public final class SoundFile {
         }
     }
 
+    /// Writes into a file `ExclusiveFile.create` made (empty, open, locked): as
+    /// `init(writingTo:…)`, on its descriptor, which this file takes over (and closes, even if
+    /// opening fails).
+    public convenience init(writingTo claimed: ExclusiveFile, format: Int32, channels: Int, sampleRate: Int,
+                            rf64AutoDowngrade: Bool = true) throws(SoundFileError) {
+        let fd = FileDescriptor(rawValue: claimed.descriptor)
+        guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
+            _ = fd.close()
+            throw SoundFileError(path: claimed.path, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
+        }
+        try self.init(writingTo: fd, path: claimed.path, format: format, channels: channels, sampleRate: sampleRate,
+                      rf64AutoDowngrade: rf64AutoDowngrade)
+    }
+
+    /// Encodes into `sink` rather than a file: `sf_open_virtual` with `SFM_WRITE`, libsndfile
+    /// handing every byte it writes to `sink` (a live stream's encoder). For formats written
+    /// front to back (Ogg, MP3): what libsndfile rewrites at close (MP3's Xing frame) is
+    /// dropped by the sink, as those bytes have gone already.
+    public init(encodingInto sink: EncodedBytes, format: Int32, channels: Int, sampleRate: Int) throws(SoundFileError) {
+        let label = "(stream)"
+        guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
+            throw SoundFileError(path: label, reason: "libsndfile cannot write this format with \(channels) channels at \(sampleRate) Hz")
+        }
+        var info = SF_INFO()
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        info.format = format
+        var io = EncodedBytes.virtualIO
+        guard let h = sf_open_virtual(&io, Int32(SFM_WRITE), &info, Unmanaged.passUnretained(sink).toOpaque()) else {
+            throw SoundFileError(path: label, reason: String(cString: sf_strerror(nil)))
+        }
+        handle = h
+        virtualSink = sink
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.frames = 0
+        self.format = format
+        self.path = label
+        _ = sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+    }
+
     /// Frames to read at once into a buffer of at most `maximumSamples` floats (4 MiB), up to
     /// `wanted`: a 1024-channel file gets short reads, not a 256 MB buffer.
     public func framesPerRead(upTo wanted: Int, maximumSamples: Int = 1 << 20) -> Int {
@@ -106,6 +150,24 @@ public final class SoundFile {
         info.format = format
         return sf_format_check(&info) != 0
     }
+
+    /// `sf_command(SFC_GET_FORMAT_MAJOR…)` and `SFC_GET_FORMAT_SUBTYPE…`: the major formats
+    /// and the subtypes this machine's libsndfile was built with. `sf_format_check` alone
+    /// does not say it: it judges the combination, whatever the build (a libsndfile built
+    /// without LAME still passes MP3).
+    public static let builtFormats: (majors: Set<Int32>, subtypes: Set<Int32>) = {
+        func list(count: Int32, entry: Int32) -> Set<Int32> {
+            var n: Int32 = 0
+            _ = sf_command(nil, count, &n, Int32(MemoryLayout<Int32>.size))
+            return Set((0..<max(0, n)).compactMap { i in
+                var info = SF_FORMAT_INFO()
+                info.format = i
+                return sf_command(nil, entry, &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0 ? info.format : nil
+            })
+        }
+        return (list(count: Int32(SFC_GET_FORMAT_MAJOR_COUNT), entry: Int32(SFC_GET_FORMAT_MAJOR)),
+                list(count: Int32(SFC_GET_FORMAT_SUBTYPE_COUNT), entry: Int32(SFC_GET_FORMAT_SUBTYPE)))
+    }()
 
     /// `sf_command(SFC_SET_BROADCAST_INFO)`: stores a `bext` chunk. Only before the first
     /// write, and only in formats that carry one (WAV, WAVEX, RF64); false if refused.
@@ -205,6 +267,7 @@ public final class SoundFile {
         guard let handle else { return nil }
         self.handle = nil
         let result = sf_close(handle)
+        virtualSink = nil
         var closeError: Int32 = 0
         if let descriptor {
             descriptor.releaseReservedBlocks()

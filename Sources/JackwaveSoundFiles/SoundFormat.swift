@@ -10,7 +10,7 @@ public struct SoundFormat: Sendable, Equatable {
     public let extensions: [String]
     /// Depths it stores, or empty for a lossy codec.
     public let depths: [SampleDepth]
-    /// The codec subtype of a lossy format (Vorbis, Opus), nil for PCM.
+    /// The codec subtype of a lossy format (Vorbis, Opus, MPEG Layer III), nil for PCM.
     let codec: Int32?
     /// RF64 written with libsndfile's auto-downgrade: a plain RIFF/WAVE file unless it ends
     /// past 4 GB (libsndfile decides on the file's real length at each header update).
@@ -24,7 +24,9 @@ public struct SoundFormat: Sendable, Equatable {
     /// Whether the writer refreshes the header while recording (crash safety). Not for Ogg:
     /// its pages need no header, and libsndfile 1.2.0's `SFC_UPDATE_HEADER_NOW` corrupts an
     /// Ogg Vorbis stream (measured: a 1 s file then reads back as 0.33 s, or not at all).
-    public var refreshesHeader: Bool { major != Int32(SF_FORMAT_OGG) }
+    /// Not for MP3 either: a stream of frames with no length to refresh (LAME's Xing frame,
+    /// which holds the length, is filled in when the file is closed).
+    public var refreshesHeader: Bool { major != Int32(SF_FORMAT_OGG) && major != Int32(SF_FORMAT_MPEG) }
     /// One line for `--formats`.
     public let summary: String
 
@@ -57,6 +59,9 @@ public struct SoundFormat: Sendable, Equatable {
         SoundFormat(name: "opus", major: Int32(SF_FORMAT_OGG), extensions: ["opus"], depths: [], codec: Int32(SF_FORMAT_OPUS),
                     downgradesToWAV: false, maximumBytes: nil, sampleRates: [8000, 12000, 16000, 24000, 48000],
                     carriesBroadcastInfo: false, summary: "Ogg Opus, lossy; 8, 12, 16, 24 or 48 kHz only"),
+        SoundFormat(name: "mp3", major: Int32(SF_FORMAT_MPEG), extensions: ["mp3"], depths: [], codec: Int32(SF_FORMAT_MPEG_LAYER_III),
+                    downgradesToWAV: false, maximumBytes: nil, sampleRates: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
+                    carriesBroadcastInfo: false, summary: "MP3 (MPEG Layer III, LAME), lossy; 1 or 2 channels, 8 to 48 kHz"),
         SoundFormat(name: "caf", major: Int32(SF_FORMAT_CAF), extensions: ["caf"], depths: pcm, codec: nil,
                     downgradesToWAV: false, maximumBytes: nil, sampleRates: nil, carriesBroadcastInfo: false,
                     summary: "Apple Core Audio Format"),
@@ -78,6 +83,19 @@ public struct SoundFormat: Sendable, Equatable {
 
     /// Whether this is a lossy codec (no `--bits`).
     public var isLossy: Bool { codec != nil }
+
+    /// The lossy codec's name, as `--formats` lists it (`vorbis`, `opus`, `mp3`); nil for PCM.
+    public var codecName: String? {
+        switch codec {
+        case Int32(SF_FORMAT_VORBIS): "vorbis"
+        case Int32(SF_FORMAT_OPUS): "opus"
+        case Int32(SF_FORMAT_MPEG_LAYER_III): "mp3"
+        default: nil
+        }
+    }
+
+    /// The most channels the codec takes, nil for no limit of its own (MP3: stereo at most).
+    public var maximumChannels: Int? { major == Int32(SF_FORMAT_MPEG) ? 2 : nil }
 
     /// The depth a file gets: the one asked for, else float where the format holds it, else
     /// 24-bit (FLAC); nil for a lossy codec.

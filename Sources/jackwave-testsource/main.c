@@ -29,8 +29,18 @@
  *                        callback, jack_port_set_latency_range): the source as a sound card
  *                        or a network link would state it. SIGUSR1 doubles it and asks JACK
  *                        to recompute (jack_recompute_total_latencies), unless --transport
- *                        has SIGUSR1 start the transport; each time the callback has
+ *                        or --freewheel take SIGUSR1; each time the callback has
  *                        declared a new value it says "latency N".
+ *
+ * And for runs far longer than the test (the wall-clock tests' hours):
+ *   --freewheel S,K      on SIGUSR1, puts the server in freewheel mode for S seconds of its
+ *                        audio (from the frame then), each cycle waiting so that the audio
+ *                        runs K times faster than real time, not as fast as the machine
+ *                        can: the recorder's ring (at most 600 s of audio) then holds what
+ *                        its writer has not yet written for 600/K seconds. Then back to real
+ *                        time, so that the recorder ends (and leaves) at real time: jackd 1.9
+ *                        loops on a client that leaves while it freewheels. Says
+ *                        "freewheeled" once back.
  */
 #include <jack/jack.h>
 #include <stdio.h>
@@ -40,6 +50,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <jack/transport.h>
+#include <time.h>
 
 #define MAX_BURSTS 64
 static long long bursts[MAX_BURSTS];
@@ -60,6 +71,34 @@ static unsigned long long rolling_frames;
 static volatile unsigned long long rolled_count;
 static volatile int rolled_rolls;
 static int was_rolling;
+
+/* --freewheel: the seconds of audio and the speed, whether the server freewheels, and
+ * (process thread) when the paced stretch began and the frames since. */
+static double pace, freewheel_seconds;
+static volatile int freewheeling;
+static int paced;
+static struct timespec pace_start;
+static unsigned long long pace_frames;
+static jack_nframes_t sample_rate;
+
+static void on_freewheel(int starting, void *arg) { (void)arg; freewheeling = starting; }
+
+/* While freewheeling, sleeps until the audio so far is due at `pace` times real time. */
+static void keep_pace(jack_nframes_t n) {
+    if (pace <= 0 || !freewheeling) { paced = 0; return; }
+    if (!paced) {
+        paced = 1;
+        pace_frames = 0;
+        clock_gettime(CLOCK_MONOTONIC, &pace_start);
+    }
+    pace_frames += n;
+    double due = (double)pace_frames / sample_rate / pace;
+    struct timespec target = pace_start;
+    target.tv_sec += (time_t)due;
+    target.tv_nsec += (long)((due - (double)(time_t)due) * 1e9);
+    if (target.tv_nsec >= 1000000000L) { target.tv_sec += 1; target.tv_nsec -= 1000000000L; }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, NULL) != 0) {}
+}
 
 static void on_usr1(int sig) { (void)sig; usr1 = 1; }
 static void on_usr2(int sig) { (void)sig; usr2 = 1; }
@@ -113,6 +152,7 @@ static int process(jack_nframes_t n, void *arg) {
         }
     }
     frame += n;
+    keep_pace(n);
     if (quiet_mode && schedule_start >= 0 && !schedule_done) {
         long long total = 0;
         for (int i = 0; i < burst_count; i++) total += bursts[i];
@@ -147,6 +187,11 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[a], "--latency") == 0 && a + 1 < argc) {
             latency_mode = 1;
             declared_latency = (jack_nframes_t)atol(argv[++a]);
+        } else if (strcmp(argv[a], "--freewheel") == 0 && a + 1 < argc) {
+            if (sscanf(argv[++a], "%lf,%lf", &freewheel_seconds, &pace) != 2 || freewheel_seconds <= 0 || pace <= 0) {
+                fprintf(stderr, "jackwave-testsource: --freewheel takes SECONDS,SPEED\n");
+                return 2;
+            }
         } else if (strcmp(argv[a], "--bursts") == 0 && a + 1 < argc) {
             quiet_mode = 1;
             char *list = argv[++a];
@@ -176,6 +221,8 @@ int main(int argc, char **argv) {
     }
     jack_set_process_callback(client, process, NULL);
     if (latency_mode) jack_set_latency_callback(client, on_latency, NULL);
+    jack_set_freewheel_callback(client, on_freewheel, NULL);
+    sample_rate = jack_get_sample_rate(client);
     if (jack_activate(client) != 0) {
         fprintf(stderr, "jackwave-testsource: cannot activate\n");
         return 1;
@@ -194,9 +241,13 @@ int main(int argc, char **argv) {
     int said_start = 0, said_done = 0, said_rolls = 0;
     jack_nframes_t said_latency = 0;
     if (latency_mode) jack_recompute_total_latencies(client);
+    /* --freewheel: the frame it ends at once started (0: not yet); done once back. */
+    unsigned long long freewheel_end = 0;
+    int freewheel_done = 0;
     for (;;) {
-        usleep(20000);
-        if (latency_mode && !transport_mode && usr1) {
+        /* Freewheeling, a millisecond is K of audio: look often, to end near its frame. */
+        usleep(freewheel_end && !freewheel_done ? 1000 : 20000);
+        if (latency_mode && !transport_mode && pace <= 0 && usr1) {
             usr1 = 0;
             declared_latency *= 2;
             jack_recompute_total_latencies(client);
@@ -204,6 +255,17 @@ int main(int argc, char **argv) {
         if (latency_mode && latency_set != said_latency) {
             said_latency = latency_set;
             printf("latency %u\n", (unsigned)said_latency);
+            fflush(stdout);
+        }
+        if (pace > 0 && usr1 && !freewheel_end) {
+            usr1 = 0;
+            freewheel_end = frame + (unsigned long long)(freewheel_seconds * sample_rate);
+            jack_set_freewheel(client, 1);
+        }
+        if (freewheel_end && !freewheel_done && frame >= freewheel_end) {
+            freewheel_done = 1;
+            jack_set_freewheel(client, 0);
+            printf("freewheeled\n");
             fflush(stdout);
         }
         if (transport_mode && usr1) { usr1 = 0; jack_transport_start(client); }

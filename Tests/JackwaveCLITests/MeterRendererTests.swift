@@ -134,6 +134,13 @@ struct MeterRendererTests {
         #expect(lines.last == "0:12.3  rec take.wav 4.6 MB  buffer 3%  xruns 2  dropped 0  tone 1000 Hz -20.0 dBFS (paused)")
     }
 
+    @Test("dead air or clipping under way ends the status line")
+    func alarmInStatus() {
+        var s = status
+        s.alarmStatus = "dead air 35.2 s"
+        #expect(MeterRenderer.statusText(s).hasSuffix("(paused)  dead air 35.2 s"), "\(MeterRenderer.statusText(s))")
+    }
+
     @Test("A short terminal drops the strip before any input row")
     func shortTerminal() {
         let state = MeterState(channels: 3, sampleRate: 48000)

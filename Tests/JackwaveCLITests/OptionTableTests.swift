@@ -6,7 +6,9 @@ import Testing
 @Suite("Option tables")
 struct OptionTableTests {
     /// Values that some option of each kind takes; every option must take one of them.
-    static let ordinaryValues = ["1", "16", "1000", "wav", "csv", "x.wav", "-23", "192.0.2.0/24"]
+    static let ordinaryValues = ["1", "16", "1000", "wav", "csv", "x.wav", "-23", "192.0.2.0/24",
+                                 // the station logger's: a stream, a period, an age, a size, a silence
+                                 "icecast://h/a.ogg", "1h", "30d", "50G", "-50dB:30s"]
 
     @Test("every declared option has a row of its own in its command's --help", arguments: DeclaredCommand.all)
     func declaredOptionsInHelp(command: DeclaredCommand) {

@@ -22,7 +22,7 @@ struct BadInputEndToEndTests {
         ["--record", "OUT.wav", "-d", "1e300"],
         ["--record", "OUT.wav", "--bits", "12"],
         ["--record", "OUT.flac", "--bits", "float"],
-        ["--record", "OUT.mp3"],
+        ["--record", "OUT.aac"],
         ["--record", "OUT"],
         ["--record", "/nonexistent-dir/x.wav"],
         ["--record", "DIR"],

@@ -279,7 +279,7 @@ struct FilesEndToEndTests {
 @Suite("Files: refusals before anything is touched")
 struct FileRefusalEndToEndTests {
     @Test("bad file options exit 2 with one line and create nothing", arguments: [
-        ["--rate", "999"], ["--rate", "44.1"], ["--format", "mp3"], ["--split", "0"], ["--bits", "float", "--format", "flac"],
+        ["--rate", "999"], ["--rate", "44.1"], ["--format", "aac"], ["--split", "0"], ["--bits", "float", "--format", "flac"],
     ])
     func badOptions(options: [String]) throws {
         let dir = temporaryDirectory()
@@ -294,6 +294,6 @@ struct FileRefusalEndToEndTests {
         let run = try Run.jackwave(["--formats"], server: nil)
         #expect(run.status == 0)
         let names = run.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        #expect(names == ["wav", "wavex", "rf64", "w64", "flac", "ogg", "opus", "caf", "aiff"], "\(run.stdout)")
+        #expect(names == ["wav", "wavex", "rf64", "w64", "flac", "ogg", "opus", "mp3", "caf", "aiff"], "\(run.stdout)")
     }
 }

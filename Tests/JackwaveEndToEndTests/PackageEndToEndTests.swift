@@ -23,10 +23,10 @@ struct PackageEndToEndTests {
         let run = try Self.runHidden(root: root, ["--version"])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4, "\(run.stdout)")
+        #expect(lines.count == 5, "\(run.stdout)")
         #expect(lines.first?.hasPrefix("jackwave ") == true && lines.first?.contains("(commit ") == true, "\(run.stdout)")
         #expect(lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["libjack", "libsndfile", "libsoxr"], "\(run.stdout)")
+                == ["libjack", "libsndfile", "libsoxr", "libshout"], "\(run.stdout)")
         #expect(!run.stdout.contains("(commit unknown)"), "scripts/package stamps the commit")
     }
 

@@ -267,10 +267,11 @@ struct RefusalEndToEndTests {
         #expect(run.stdout.contains("--record FILE"))
     }
 
-    @Test("--version prints the version and exits 0")
+    @Test("--version prints the version and exits 0, naming libshout (--stream's) as it loads")
     func version() throws {
         let run = try Run.jackwave(["--version"], server: nil)
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("jackwave "))
+        #expect(run.stdout.contains("\nlibshout 2."), "\(run.stdout)")
     }
 }

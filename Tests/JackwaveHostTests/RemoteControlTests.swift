@@ -22,12 +22,13 @@ struct RemoteControlTests {
                                          "OSC: stop already asked for (a remote stop always drains the buffer; Ctrl-C twice stops at once)"])
     }
 
-    @Test("/jackwave/status while no connection runs replies at a reply path: waiting, with no file and zero counts")
+    @Test("/jackwave/status while no connection runs replies at a reply path: waiting, with no file, zero counts and no alarm")
     func statusWaiting() {
         let remote = RemoteControl(control: RunControl(tone: nil, records: true), requestStop: {})
         let reply = remote.handle("/jackwave/status", [])
         #expect(reply?.path == "/jackwave/reply/status")
-        #expect(reply?.arguments == [.string("waiting"), .string(""), .int(0), .int(0), .int(0), .int(0)])
+        // state, file, frames, xruns, dropped, take, then dead air seconds and clips.
+        #expect(reply?.arguments == [.string("waiting"), .string(""), .int(0), .int(0), .int(0), .int(0), .float(0), .int(0)])
     }
 
     @Test("an unknown path, or a known one with the wrong arguments, is one line and does nothing",

@@ -18,6 +18,15 @@ int jackwave_name_thread(unsigned long thread, const char *name);
 /// `pthread_self()`, as the integer `jackwave_name_thread` takes.
 unsigned long jackwave_this_thread(void);
 
+/// `pipe2(fds, O_CLOEXEC)`: a pipe whose two ends no process jackwave starts inherits unless
+/// they are handed to it (a hook's stdin). Returns 0 or errno.
+int jackwave_pipe_cloexec(int fds[2]);
+
+/// `statx(dirfd, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME)`: when the file at `path` (relative
+/// to `dirfd`; "" for the open file `dirfd` itself) was made, in nanoseconds since the epoch.
+/// Returns 0, ENOTSUP where the filesystem keeps no birth time, or errno.
+int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds);
+
 /// `mkostemp(template_path, O_CLOEXEC)`: creates a new file from a template ending in
 /// `XXXXXX` (replaced in place), with `O_EXCL`, mode 0600 and close-on-exec from the start.
 /// Returns the descriptor, or -1 with errno set.

@@ -4,7 +4,8 @@ import JackwaveSoundFiles
 
 /// What `jackwave --version` prints: jackwave's version and the commit it was built from,
 /// then the C libraries it is running with (which the installed packages decide, not the
-/// build), one per line, so that a bug report says exactly what ran.
+/// build), one per line, so that a bug report says exactly what ran. libshout, which only
+/// `--stream` loads, is named as it loads, or said missing.
 enum VersionText {
     static func render() -> String {
         [
@@ -12,6 +13,7 @@ enum VersionText {
             "libjack \(JackClient.libraryVersion)",
             "libsndfile \(bare(SoundFile.libraryVersion, name: "libsndfile"))",
             "libsoxr \(bare(Resampler.libraryVersion, name: "libsoxr"))",
+            Shout.unavailable == nil ? Shout.libraryVersion : "libshout not found (--stream needs libshout3)",
         ].joined(separator: "\n") + "\n"
     }
 

@@ -173,7 +173,7 @@ enum MeterRenderer {
     }
 
     /// The status line: elapsed time, file and size, buffer fill, xruns, dropped frames,
-    /// and the tone.
+    /// the tone, and dead air or clipping under way.
     static func statusText(_ s: StatusSnapshot) -> String {
         var parts = [elapsedText(s.elapsedSeconds)]
         if let path = s.recordPath {
@@ -192,6 +192,7 @@ enum MeterRenderer {
             if s.tonePaused { tone += " (paused)" }
             parts.append(tone)
         }
+        if let alarm = s.alarmStatus { parts.append(alarm) }
         return parts.joined(separator: "  ")
     }
 

@@ -16,6 +16,9 @@ public struct RecordedFile: Sendable, Equatable {
     public var frames: Int64
     /// False if closing it failed (it then holds what was written before).
     public var ok: Bool
+    /// Of `frames`, those a neighbouring file holds too (`--overlap`: its lead-in and its
+    /// tail), at the file's rate; 0 without overlap.
+    public var sharedFrames: Int64 = 0
 }
 
 /// Told by `RecordingFiles` (on the writer thread, or the main thread for a run's first

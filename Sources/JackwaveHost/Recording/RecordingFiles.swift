@@ -17,28 +17,49 @@ import Synchronization
 /// writer at a time: the next writer starts after the last has ended, which orders them).
 /// The first file of an unarmed run is opened by the main thread before the run starts
 /// (`openFirstFile`), so that a file that cannot be created fails before anything does.
+///
+/// On the wall clock (`spec.clock`, `--split-every`), each connection's cuts come from its
+/// `WallClockCuts` (`RecordingFiles+Clock`), fed readings of the wall clock by the main loop;
+/// files are named after their time and made with `ExclusiveFile` (never overwriting), and
+/// with `--overlap` each also holds its neighbours' edges (`RecordingFiles+Overlap`). With
+/// retention (`keeper`), every file made is listed in its manifest as it is made.
 public final class RecordingFiles: @unchecked Sendable {
     public let spec: RecordingSpec
-    private let observer: (any RecordingFilesObserver)?
+    let observer: (any RecordingFilesObserver)?
+    /// Retention (`--keep`, `--keep-space`): told of each file made.
+    let keeper: FileKeeper?
     private let messages: MessageQueue?
     /// The file being written: its take and piece, and, from its first frame, what the
     /// observer was told of it.
-    private var current: SoundFile?
-    private var currentNumbers = (take: 0, piece: 0)
-    private var currentRecord: RecordedFile?
-    /// Frames in the current file, and in every file so far (file rate).
-    private(set) var framesInPiece: Int64 = 0
-    public private(set) var framesWritten: Int64 = 0
+    var current: SoundFile?
+    var currentNumbers = (take: 0, piece: 0)
+    var currentRecord: RecordedFile?
+    /// Frames in the current file's own piece (not its `--overlap` lead-in), and in every
+    /// piece so far (file rate; frames two files hold count once).
+    var framesInPiece: Int64 = 0
+    public internal(set) var framesWritten: Int64 = 0
     /// The next piece's number: run-wide for `.pieces`, within the open take otherwise.
     private var nextPiece: Int
     /// The next take's number, and the take open now (armed runs).
     private var nextTake: Int
     public private(set) var openTake: Int?
     /// The segment: its first frame in this connection's stream, and file frames written in
-    /// it so far; the current file's first file frame within it.
-    private var segmentStreamFrame: Int64 = 0
-    private var segmentFileFrames: Int64 = 0
-    private var fileStartInSegment: Int64 = 0
+    /// it so far; the current file's own first file frame within it.
+    var segmentStreamFrame: Int64 = 0
+    var segmentFileFrames: Int64 = 0
+    var fileStartInSegment: Int64 = 0
+    /// `--split-every`: this connection's cuts on the wall clock, on its stream's frames. Set
+    /// by the main thread as the connection starts (`setStart`), observed by it (`observeClock`),
+    /// followed and advanced by the writer.
+    let clockCuts = Mutex<WallClockCuts?>(nil)
+    /// `--overlap`: the segment's last frames (for the next piece's lead-in), and the file
+    /// before the current one while it takes its tail. Writer thread.
+    let history: PreRollBuffer?
+    var tail: OverlapTail?
+    /// The current file's lead-in (frames of the piece before, `--overlap`), and the own
+    /// frames of the piece before it in this segment (0 at a segment's start).
+    var leadIn: Int64 = 0
+    var lastPieceFrames: Int64 = 0
     /// This connection's frame 0: its wall-clock time and the inputs' capture latency (for
     /// `bext`), and its place on the run's timeline. Set by the main thread before each
     /// connection's writer starts.
@@ -52,15 +73,25 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Why the last write failed.
     public private(set) var failure: String?
 
-    /// Files named as `spec.naming` says, numbered after the files that exist; lines for the
+    /// Files named as `spec.naming` says (numbered after the files that exist), or on the
+    /// wall clock as `spec.clock` says; each made is listed by `keeper`, if any; lines for the
     /// user (a name passed over) go to `messages`.
-    public init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, messages: MessageQueue? = nil) {
+    init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, keeper: FileKeeper?, messages: MessageQueue?) {
         self.spec = spec
         self.observer = observer
+        self.keeper = keeper
         self.messages = messages
+        let overlap = Int(spec.clock?.overlapFrames ?? 0)
+        history = overlap > 0 ? PreRollBuffer(capacity: overlap, channels: spec.channels) : nil
         let first = spec.naming.isNumbered ? spec.naming.firstFreeNumber() : 1
         nextPiece = spec.naming.scheme == .pieces ? first : 1
         nextTake = spec.takes ? first : 1
+    }
+
+    /// Files named as `spec.naming` says, numbered after the files that exist; lines for the
+    /// user (a name passed over) go to `messages`.
+    public convenience init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, messages: MessageQueue? = nil) {
+        self.init(spec: spec, observer: observer, keeper: nil, messages: messages)
     }
 
     /// Opens the first file of an unarmed run now, on the main thread, before the run starts.
@@ -77,11 +108,15 @@ public final class RecordingFiles: @unchecked Sendable {
 
     /// The wall-clock time of this connection's frame 0, once known, and the capture latency
     /// its files' `bext` time subtracts (read at the same moment; a later change moves no
-    /// stamp, so that the pieces of a recording go on exactly from one to the next).
+    /// stamp, so that the pieces of a recording go on exactly from one to the next). On the
+    /// wall clock (`--split-every`), the connection's cuts start from it.
     public func setStart(_ start: WallClockTime, latency: CaptureLatencyStamp? = nil) {
         origin.withLock {
             $0.start = start
             $0.latency = latency
+        }
+        if let plan = spec.clock {
+            clockCuts.withLock { $0 = WallClockCuts(boundaries: plan.boundaries, sampleRate: spec.inputRate, start: start) }
         }
     }
 
@@ -106,6 +141,9 @@ public final class RecordingFiles: @unchecked Sendable {
         segmentStreamFrame = streamFrame
         segmentFileFrames = 0
         fileStartInSegment = 0
+        // A segment's first piece has no piece before it to overlap.
+        history?.clear()
+        lastPieceFrames = 0
     }
 
     /// Ends the segment: its file is closed; the next segment begins a new file. False (and
@@ -140,27 +178,29 @@ public final class RecordingFiles: @unchecked Sendable {
     public func write(_ frames: UnsafePointer<Float>, count: Int) -> Bool {
         var done = 0
         while done < count {
-            if current == nil {
-                do throws(SoundFileError) { current = try open() } catch { return fail(error.message) }
-            }
+            if current == nil, let failure = openNext() { return fail(failure) }
             let file = current!
             if let split = spec.splitFrames, framesInPiece == split {
-                guard close() else { return false }
+                guard cut() else { return false }
                 continue
             }
-            let cut = pendingCut()
-            if cut == 0 {
-                if framesInPiece > 0 { guard close() else { return false } }
+            let outside = pendingCut()
+            let clock = pendingClockCut()
+            if outside == 0 || clock == 0 {
+                if framesInPiece > 0 { guard cut() else { return false } }
                 continue
             }
             var n = count - done
             if let split = spec.splitFrames { n = min(n, Int(split - framesInPiece)) }
-            if let cut { n = min(n, Int(cut)) }
-            if let limit = spec.maximumFramesPerFile, framesInPiece + Int64(n) > limit {
+            if let outside { n = min(n, Int(outside)) }
+            if let clock { n = min(n, Int(clock)) }
+            if let limit = spec.maximumFramesPerFile, leadIn + framesInPiece + Int64(n) > limit {
                 return fail("\(file.path): a \(spec.format.name) file ends at 4 GB; stopped (use .wav, which becomes RF64, or --split)")
             }
-            if framesInPiece == 0 { begin(file) }
-            let wrote = file.write(frames + done * spec.channels, count: n)
+            if currentRecord == nil { begin(file, leadIn: 0) }
+            let source = frames + done * spec.channels
+            let wrote = file.write(source, count: n)
+            guard feedOverlap(source, count: wrote) else { return false }
             framesInPiece += Int64(wrote)
             framesWritten += Int64(wrote)
             segmentFileFrames += Int64(wrote)
@@ -169,6 +209,12 @@ public final class RecordingFiles: @unchecked Sendable {
             file.keepSpaceReserved()
         }
         return true
+    }
+
+    /// Cuts here: the current file closes (or, with `--overlap`, goes on as the tail) and
+    /// the next opens at the next frame written.
+    private func cut() -> Bool {
+        history == nil ? close() : retireToTail()
     }
 
     /// Frames of the segment left before a cut asked for from outside; 0 to cut now, nil
@@ -187,13 +233,16 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Brings the current file's header up to date (not before its first frame: the `bext`
     /// chunk must come first; never for Ogg, see `SoundFormat.refreshesHeader`).
     public func updateHeader() {
-        if framesInPiece > 0 && spec.format.refreshesHeader { current?.updateHeader() }
+        guard spec.format.refreshesHeader else { return }
+        if currentRecord != nil { current?.updateHeader() }
+        tail?.file.updateHeader()
     }
 
     /// Closes the current file, if one is open, and tells the observer; false (and
     /// `failure`) if closing it failed. Safe to call twice.
     @discardableResult
     public func close() -> Bool {
+        guard closeTail() else { return false }
         guard let file = current else { return true }
         guard var record = currentRecord else {
             // Opened but never written (a run that ended before its first frame).
@@ -203,10 +252,13 @@ public final class RecordingFiles: @unchecked Sendable {
         let error = file.close()
         current = nil
         currentRecord = nil
-        record.frames = framesInPiece
+        record.frames = leadIn + framesInPiece
+        record.sharedFrames = leadIn
         record.endFrame = timelineFrame(segmentFileFrame: segmentFileFrames)
         record.ok = error == nil
+        lastPieceFrames = framesInPiece
         framesInPiece = 0
+        leadIn = 0
         fileStartInSegment = segmentFileFrames
         observer?.fileClosed(record)
         if let error { return fail("\(file.path): closing failed: \(error)") }
@@ -214,48 +266,83 @@ public final class RecordingFiles: @unchecked Sendable {
     }
 
     /// The timeline frame of a file frame of the segment.
-    private func timelineFrame(segmentFileFrame: Int64) -> Int64 {
+    func timelineFrame(segmentFileFrame: Int64) -> Int64 {
         origin.withLock { $0.timelineBase } + segmentStreamFrame + spec.inputFrames(fromFileFrames: segmentFileFrame)
     }
 
-    /// Before a file's first frame: its `bext` chunk, and the observer told.
-    private func begin(_ file: SoundFile) {
+    /// Before a file's first frame (its lead-in's, with `--overlap`): its `bext` chunk, and
+    /// the observer told.
+    func begin(_ file: SoundFile, leadIn: Int64) {
         let (start, latency) = origin.withLock { ($0.start, $0.latency) }
-        let first = timelineFrame(segmentFileFrame: segmentFileFrames)
+        let firstInSegment = segmentFileFrames - leadIn
+        let first = timelineFrame(segmentFileFrame: firstInSegment)
         let record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
                                   firstFrame: first, endFrame: first, frames: 0, ok: true)
         currentRecord = record
         observer?.fileStarted(record)
         guard spec.format.carriesBroadcastInfo else { return }
-        let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + segmentFileFrames
+        let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + firstInSegment
         file.setBroadcastInfo(BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate,
                                             latency: latency))
+    }
+
+    /// Opens the next file as `current`, with its lead-in written when `--overlap` asks;
+    /// what went wrong, if anything did.
+    private func openNext() -> String? {
+        do throws(SoundFileError) { current = try open() } catch { return error.message }
+        // The lead-in: the last frames of the piece before in this segment, at most `--overlap`.
+        guard let history else { return nil }
+        let lead = min(Int64(history.count), spec.clock?.overlapFrames ?? 0, lastPieceFrames)
+        guard lead > 0, let file = current else { return nil }
+        begin(file, leadIn: lead)
+        var ok = true
+        history.withLast(Int(lead)) { frames, count in
+            if ok { ok = file.write(frames, count: count) == count }
+        }
+        guard ok else { return "\(file.path): write failed: \(file.lastError)" }
+        leadIn = lead
+        return nil
     }
 
     /// Names a numbered run passes over when they appear during it, at most, before it gives up.
     static let maximumSkips = 1000
 
-    /// Creates the next file: the next piece (of the open take, when armed). A numbered name
-    /// that something else has taken meanwhile (a file, a link) is passed over, and said: the
-    /// recording goes on in the next number, and nothing is written through or over it.
+    /// Creates the next file: the next piece (of the open take, when armed), named by its
+    /// numbers or, on the wall clock, by its time. A numbered name that something else has
+    /// taken meanwhile (a file, a link) is passed over, and said: the recording goes on in the
+    /// next number, and nothing is written through or over it. A name on the wall clock that
+    /// exists gets a suffix (`ExclusiveFile`).
     private func open() throws(SoundFileError) -> SoundFile {
         let take = openTake ?? 0
         // A take's own number was checked as it started (`startTake`); pieces are checked here.
-        if spec.naming.scheme == .pieces || spec.naming.scheme == .takePieces {
+        if spec.clock == nil, spec.naming.scheme == .pieces || spec.naming.scheme == .takePieces {
             nextPiece = passOver(from: nextPiece) { spec.naming.path(take: take, piece: $0) }
         }
         let piece = nextPiece
-        let path = spec.naming.path(take: take, piece: piece)
-        let file = try SoundFile(writingTo: path, format: spec.formatWord, channels: spec.channels,
-                                 sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV,
-                                 policy: spec.creationPolicy)
+        let file: SoundFile
+        if spec.clock != nil || keeper != nil {
+            // Made under the recording's folder, so that retention can list it from its own
+            // descriptor (with the folders made for it).
+            let (root, relative) = spec.clock != nil ? clockName() : (FileNames.directory(spec.naming.base),
+                                                                      FileNames.lastComponent(spec.naming.path(take: take, piece: piece)))
+            let made = try ExclusiveFile.create(under: root, relative: relative)
+            keeper?.made(made)
+            file = try SoundFile(writingTo: made, format: spec.formatWord, channels: spec.channels,
+                                 sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
+        } else {
+            file = try SoundFile(writingTo: spec.naming.path(take: take, piece: piece), format: spec.formatWord,
+                                 channels: spec.channels, sampleRate: spec.fileRate,
+                                 rf64AutoDowngrade: spec.format.downgradesToWAV, policy: spec.creationPolicy)
+        }
         nextPiece += 1
         // Separate inputs, not a 5.1 or 7.1 mix: see `SeparateInputsLayout`.
         if let map = SeparateInputsLayout.channelMap(channels: spec.channels, format: spec.formatWord) { file.setChannelMap(map) }
+        if spec.format.isLossy { try file.applyCodecSettings(spec.compression) }
         tally.withLock { $0.add(file.path) }
         framesInPiece = 0
         fileStartInSegment = segmentFileFrames
         currentNumbers = (take, piece)
+        currentRecord = nil
         return file
     }
 

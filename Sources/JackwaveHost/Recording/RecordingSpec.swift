@@ -19,6 +19,10 @@ public struct RecordingSpec: Sendable, Equatable {
     public var splitFrames: Int64?
     /// How the files are named: one file, numbered pieces, takes, or takes in pieces.
     public var naming: FileNaming
+    /// A lossy codec's quality or bit rate (`--quality`), nil for the codec's default.
+    public var compression: CompressionSettings?
+    /// `--split-every`: pieces cut and named on the wall clock; nil otherwise.
+    public var clock: ClockPlan?
     /// `--force`: a plain file at the path is overwritten (`CreatedFile.Policy.replace`)
     /// instead of refused. Only for a single file: numbered files go on after those that exist.
     public var replacesFiles = false

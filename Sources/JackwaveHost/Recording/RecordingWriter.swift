@@ -7,8 +7,9 @@ import JackwaveSoundFiles
 import Synchronization
 
 /// The non-realtime thread that drains the audio ring into the recording's files, and hands
-/// every frame to the live loudness analysis and the dropout detection. Without files
-/// (`--loudness` while only metering) it drains the ring for those alone.
+/// every frame to the live loudness analysis, the live stream, the alarms and the dropout
+/// detection. Without files (`--loudness` while only metering, `--stream` or `--silence`
+/// alone) it drains the ring for them alone.
 ///
 /// It hands the ring's regions to the pipeline (which writes them without a copy unless it
 /// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
@@ -86,17 +87,29 @@ public final class RecordingWriter: @unchecked Sendable {
     /// The live loudness analysis (`--loudness`), handed a copy of every frame taken (at the
     /// server's rate, gaps as silence); it never makes the writer wait.
     let loudness: LoudnessFeed?
+    /// The live stream (`--stream`), handed a copy of every frame taken as `loudness` is
+    /// (armed or not: a stream carries the live feed); it never makes the writer wait.
+    let stream: StreamFeed?
+    /// Dead air and clipping (`--silence`, `--clip`), judged on every frame taken from the
+    /// ring (not the silence written for dropped frames: no input was heard there), placed on
+    /// the run's timeline from `timelineBase` (this connection's frame 0).
+    let alarms: SignalAlarms?
+    let timelineBase: Int64
     /// The connection's dropout detection, shown every frame taken from the ring (what the
     /// sources delivered); the silence written for dropped frames is skipped, not shown.
     let dropouts: DropoutCounter?
 
-    /// A writer for `pipeline`'s files (or for `loudness` alone), fed by `ring` (width = the
-    /// channels) and `drops`, at the server's `inputRate`.
-    init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
-         messages: MessageQueue, loudness: LoudnessFeed?, takes: TakeController?, dropouts: DropoutCounter? = nil,
-         stallMicroseconds: UInt32 = 0) {
-        precondition(pipeline != nil || loudness != nil)
+    /// A writer for `pipeline`'s files (or for `loudness`, `stream` or `alarms` alone), fed by
+    /// `ring` (width = the channels) and `drops`, at the server's `inputRate`.
+    public init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
+                messages: MessageQueue, loudness: LoudnessFeed?, stream: StreamFeed? = nil, alarms: SignalAlarms? = nil,
+                timelineBase: Int64 = 0, takes: TakeController?, dropouts: DropoutCounter? = nil,
+                stallMicroseconds: UInt32 = 0) {
+        precondition(pipeline != nil || loudness != nil || stream != nil || alarms != nil)
         self.pipeline = pipeline
+        self.stream = stream
+        self.alarms = alarms
+        self.timelineBase = timelineBase
         self.dropouts = dropouts
         self.takes = takes
         self.ring = ring
@@ -229,10 +242,17 @@ public final class RecordingWriter: @unchecked Sendable {
         guard r.count > 0 else { return 0 }
         presence.observe(r.first, frames: r.firstCount)
         if r.secondCount > 0 { presence.observe(r.second, frames: r.secondCount) }
+        if let alarms {
+            let at = timelineBase + Int64(framesTaken.load(ordering: .relaxed))
+            alarms.add(frames: r.first, count: r.firstCount, start: at)
+            if r.secondCount > 0 { alarms.add(frames: r.second, count: r.secondCount, start: at + Int64(r.firstCount)) }
+        }
         guard put(r.first, frames: r.firstCount) else { return 0 }
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
         loudness?.offer(r.first, count: r.firstCount)
         if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
+        stream?.offer(r.first, count: r.firstCount)
+        if r.secondCount > 0 { stream?.offer(r.second, count: r.secondCount) }
         dropouts?.feed(r.first, frames: r.firstCount)
         if r.secondCount > 0 { dropouts?.feed(r.second, frames: r.secondCount) }
         ring.commitRead(r.count)
@@ -246,6 +266,7 @@ public final class RecordingWriter: @unchecked Sendable {
             let n = Int(min(left, Int64(zeroFrames)))
             guard put(zeros, frames: n) else { return }
             loudness?.offerSilence(n)
+            stream?.offerSilence(n)
             left -= Int64(n)
         }
     }

@@ -40,6 +40,8 @@ final class ClientRun {
     private var toneStopRequestedAt: Date?
     /// When the main loop began, for the status line's elapsed time.
     private var loopStartDate = Date()
+    /// `--split-every`: the wall clock's readings, handed to the files once a second.
+    private var clockWatch: ClockWatch
     /// Wall-clock time of frame 0, once the turn has started.
     private(set) var startTime: WallClockTime?
 
@@ -53,6 +55,7 @@ final class ClientRun {
         self.ports = ports
         self.timelineBase = timelineBase
         self.frameLimit = frameLimit
+        clockWatch = ClockWatch(sampleRate: parts.sampleRate)
         inputNames = ports.inputs.map(\.fullName)
         outputNames = ports.outputs.map(\.fullName)
         let rate = parts.sampleRate
@@ -97,9 +100,10 @@ final class ClientRun {
         } else {
             takes = nil
         }
-        if let ring = engine.audioRing, pipeline != nil || parts.loudness != nil {
+        if let ring = engine.audioRing, pipeline != nil || parts.loudness != nil || parts.stream != nil || parts.alarms != nil {
             writer = RecordingWriter(pipeline: pipeline, ring: ring, drops: engine.dropRing, inputRate: rate,
-                                     messages: parts.messages, loudness: parts.loudness, takes: takes,
+                                     messages: parts.messages, loudness: parts.loudness, stream: parts.stream?.feed,
+                                     alarms: parts.alarms, timelineBase: timelineBase, takes: takes,
                                      dropouts: parts.dropouts.map {
                                          DropoutCounter(ledger: $0, timelineBase: timelineBase,
                                                         thresholds: .default(sampleRate: rate, period: client.bufferSize))
@@ -126,7 +130,7 @@ final class ClientRun {
     var controlled: RunControl.Connection {
         RunControl.Connection(signals: signals, writer: writer, takes: takes, timelineBase: timelineBase,
                               sampleRate: parts.sampleRate, files: parts.files, markers: parts.markers,
-                              observer: parts.observer, messages: parts.messages)
+                              observer: parts.observer, messages: parts.messages, alarms: parts.alarms)
     }
 
     /// Activates, connects, takes frame 0 (telling `onStart` its wall-clock time), runs the
@@ -167,7 +171,7 @@ final class ClientRun {
         // That cycle starts within a period, and its buffer was captured during the period
         // before it, so the time is right to about one period; the capture latency the
         // sources declare is subtracted for the files' `bext` time.
-        let start = WallClockTime.now()
+        let start = parts.clock.reading(atFrame: timelineBase, sampleRate: parts.sampleRate)
         startTime = start
         parts.files?.setStart(start, latency: latency.stamp)
         control.attach(controlled)
@@ -237,6 +241,7 @@ final class ClientRun {
             flushMessages(ui)
             parts.observer.poll(signals)
             if !signals.serverGone.load(ordering: .relaxed) { watchPorts() }
+            watchClock()
             ui.tick(control)
             // The keys or OSC may have asked the tone to fade out.
             if toneStopRequestedAt == nil && signals.toneStopRequested.load(ordering: .relaxed) { toneStopRequestedAt = Date() }
@@ -274,6 +279,21 @@ final class ClientRun {
                                          frame: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed))) {
             parts.messages.post(line)
         }
+    }
+
+    /// `--split-every`: a reading of the wall clock for the files' cuts; a step of it is a
+    /// line and a `clock_step` event (the piece under way ends at once; no frame is lost).
+    private func watchClock() {
+        guard let files = parts.files, files.spec.clock != nil else { return }
+        let frame = Int64(signals.streamFrames.load(ordering: .relaxed))
+        let reading = parts.clock.reading(atFrame: timelineBase + frame, sampleRate: parts.sampleRate)
+        guard let (at, time) = clockWatch.offer(frame: frame, reading: reading),
+              let step = files.observeClock(frame: at, reading: time) else { return }
+        let timeline = timelineBase + step.frame
+        parts.messages.post(String(printf: "the wall clock stepped %+.3f s at %.3f s", step.seconds, Double(timeline) / Double(parts.sampleRate))
+                            + " (it read \(step.reading.iso8601) where the audio's clock said \(step.expected.iso8601)); a new file starts there, no frame is lost")
+        parts.events?.emit(.clockStep, frame: timeline, [("seconds", .double(step.seconds)), ("reading", .string(step.reading.iso8601)),
+                                                         ("expected", .string(step.expected.iso8601))])
     }
 
     /// Why the turn must end now, if it must: the server, the writer or the engine says so.
@@ -398,6 +418,8 @@ final class ClientRun {
             toneAmplitude: playsTone ? Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)) : nil,
             tonePaused: signals.tonePaused.load(ordering: .relaxed))
         snapshot.takeStatus = takeStatus
+        snapshot.alarmStatus = parts.alarms?.state.text(now: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed)),
+                                                        sampleRate: parts.sampleRate)
         return snapshot
     }
 

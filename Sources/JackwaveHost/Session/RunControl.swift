@@ -25,6 +25,8 @@ public final class RunControl: @unchecked Sendable {
         let markers: MarkerBook
         let observer: RunObserver
         let messages: MessageQueue
+        /// Dead air and clipping (`--silence`, `--clip`), if watched.
+        let alarms: SignalAlarms?
     }
 
     public let playsTone: Bool
@@ -152,9 +154,12 @@ public final class RunControl: @unchecked Sendable {
 
     /// What `/jackwave/status` says: the state (`recording`, `armed`, `playing`,
     /// `monitoring`, `waiting`), the take (0 when not armed or before the first), the file
-    /// written now, frames written (or received), xruns, dropped frames.
-    public func status() -> (state: String, take: Int, file: String, frames: Int64, xruns: Int, dropped: Int) {
-        guard let run = current.withLock({ $0 }) else { return ("waiting", 0, "", 0, 0, 0) }
+    /// written now, frames written (or received), xruns, dropped frames, then the alarms:
+    /// seconds of dead air under way (0 when none) and the clips of the last clipping second
+    /// (0 when none in the last few seconds).
+    public func status() -> (state: String, take: Int, file: String, frames: Int64, xruns: Int, dropped: Int,
+                             deadAirSeconds: Double, clips: Int) {
+        guard let run = current.withLock({ $0 }) else { return ("waiting", 0, "", 0, 0, 0, 0, 0) }
         var state = run.files != nil ? "recording" : playsTone ? "playing" : "monitoring"
         var take = 0
         if let takes = run.takes {
@@ -167,7 +172,11 @@ public final class RunControl: @unchecked Sendable {
         }
         let frames = run.writer.map { Int64($0.framesWritten.load(ordering: .relaxed)) }
             ?? Int64(run.signals.streamFrames.load(ordering: .relaxed))
+        let now = run.timelineBase + Int64(run.signals.streamFrames.load(ordering: .relaxed))
+        let alarms = run.alarms?.state
         return (state, take, run.files?.currentPath ?? "", frames, run.signals.xruns.load(ordering: .relaxed),
-                run.signals.droppedFrames.load(ordering: .relaxed))
+                run.signals.droppedFrames.load(ordering: .relaxed),
+                alarms?.silentSeconds(now: now, sampleRate: run.sampleRate) ?? 0,
+                alarms?.clipsShown(now: now, sampleRate: run.sampleRate) ?? 0)
     }
 }

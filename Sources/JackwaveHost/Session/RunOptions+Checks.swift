@@ -24,6 +24,7 @@ extension RunOptions {
             }
             let first = naming.firstNumbers()
             try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: force, option: "--record")
+            try checkClockNames(format: chosen)
             recordFormat = chosen
         }
         if let path = levelsPath, path != "-" {
@@ -67,8 +68,70 @@ extension RunOptions {
         try Self.checkBuffer(bufferSeconds, channels: channels, serverRate: serverRate, period: period)
         var spec = RecordingSpec(path: path, format: format, depth: depth, channels: channels, inputRate: serverRate,
                                  fileRate: rate, dither: dither, splitFrames: split, naming: fileNaming)
+        spec.clock = try clockPlan(path: path, channels: channels, fileRate: rate)
+        spec.compression = try usage { () throws(FileChoiceError) in
+            try FileChoice.checkChannels(channels, format: format, path: path)
+            return try quality?.settings(for: format, channels: channels, sampleRate: rate)
+        }
         spec.replacesFiles = force
         return spec
+    }
+
+    /// `--split-every`'s names: a `--name-pattern` names files of `--record`'s format.
+    func checkClockNames(format: SoundFormat) throws(UsageError) {
+        guard let pattern = namePattern, let path = recordPath else { return }
+        guard SoundFormat.forPath(pattern.text) == format || FileNames.lowercasedExtension(pattern.text) == FileNames.lowercasedExtension(path) else {
+            throw UsageError("--name-pattern \(pattern.text): its extension names another format than --record \(path) (\(format.name))")
+        }
+    }
+
+    /// `--split-every`, `--name-pattern`, `--utc` and `--overlap` as the files' plan, once the
+    /// file's rate is known; the overlap's memory (the writer keeps that much audio to begin
+    /// each next piece with) must fit in a quarter of this machine's.
+    func clockPlan(path: String, channels: Int, fileRate: Int) throws(UsageError) -> ClockPlan? {
+        guard let period = splitEvery else { return nil }
+        let overlap = Int64(((overlapSeconds ?? 0) * Double(fileRate)).rounded())
+        let bytes = Double(overlap) * Double(channels * MemoryLayout<Float>.stride)
+        if bytes > Self.memoryBytes / 4 {
+            throw UsageError("--overlap \((overlapSeconds ?? 0).plainText) s × \(channels) channels keeps \(String(printf: "%.1f", bytes / 1e9)) GB of audio, more than a quarter of this machine's memory")
+        }
+        return ClockPlan(period: period, naming: ClockNaming(record: path, pattern: namePattern, utc: utc), overlapFrames: overlap)
+    }
+
+    /// `--stream`, before anything is opened: libshout loads, and a password is given (in
+    /// `environment`, a file or the URL). Returns the warnings to say: a password in the URL,
+    /// a password file others can read.
+    public func checkStream(environment: [String: String]) throws(UsageError) -> [String] {
+        guard let target = stream else { return [] }
+        if let missing = Shout.unavailable { throw UsageError(missing) }
+        do throws(StreamTargetError) {
+            return try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).warnings
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    /// The stream's settings once the server's rate and the inputs are known: the codec must
+    /// take them (MP3: 1 or 2 channels; Opus: 48 kHz and four lower rates).
+    public func streamSettings(channels: Int, serverRate: Int, environment: [String: String]) throws(UsageError) -> StreamSettings? {
+        guard let target = stream else { return nil }
+        let format = target.codec.format
+        let password: String
+        do throws(StreamTargetError) {
+            password = try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).password
+        } catch {
+            throw UsageError(error.message)
+        }
+        let compression = try usage { () throws(FileChoiceError) -> CompressionSettings? in
+            if let most = format.maximumChannels, channels > most {
+                throw FileChoiceError("--stream \(target.display): \(format.name) streams hold 1 or \(most) channels, not \(channels)")
+            }
+            if let rates = format.sampleRates, !rates.contains(serverRate) {
+                throw FileChoiceError("--stream \(target.display): \(format.name) takes \(rates.map { String($0) }.joined(separator: ", ")) Hz, and the server runs at \(serverRate) Hz")
+            }
+            return try streamQuality?.settings(for: format, channels: channels, sampleRate: serverRate, option: "--stream-quality")
+        }
+        return StreamSettings(target: target, password: password, compression: compression)
     }
 
     /// The ring must hold a few periods (a smaller one would drop every block, since blocks

@@ -85,8 +85,33 @@ public struct RunOptions: Equatable, Sendable {
     /// The UDP port `--osc` listens on.
     public var oscPort: Int? { osc?.port }
     /// Whether the files are numbered from the first (`take-001.wav`): a take that may be
-    /// cut or continued later (`--split`, `--reconnect`, `--osc`'s split).
-    public var numbersFiles: Bool { splitSeconds != nil || reconnect || oscPort != nil }
+    /// cut or continued later (`--split`, `--reconnect`, `--osc`'s split). On the wall clock
+    /// (`--split-every`) they are cut too, and named by their time instead.
+    public var numbersFiles: Bool { splitSeconds != nil || reconnect || oscPort != nil || splitEvery != nil }
+
+    // Station logger (issue 25)
+    /// A lossy archive's quality or bit rate (`--quality`), nil for the codec's default.
+    public var quality: CompressionQuality?
+    /// `--stream icecast://…`: the live stream beside the recording.
+    public var stream: StreamTarget?
+    /// `--stream-password-file FILE`: the stream's password (else `JACKWAVE_STREAM_PASSWORD`).
+    public var streamPasswordFile: String?
+    /// The stream's quality or bit rate (`--stream-quality`), nil for the codec's default.
+    public var streamQuality: CompressionQuality?
+    /// `--split-every 1h`: pieces cut on the wall clock.
+    public var splitEvery: ClockPeriod?
+    /// `--name-pattern '%Y-%m-%d/%H%M.flac'`: the pieces' names, under `--record`'s folder.
+    public var namePattern: NamePattern?
+    /// `--utc`: the wall clock's pieces and names in UTC rather than local time.
+    public var utc = false
+    /// `--overlap SECONDS`: each piece also holds SECONDS of its neighbours.
+    public var overlapSeconds: Double?
+    /// `--keep 30d` / `--keep-space 50G`: retention of jackwave's own files.
+    public var retention = RetentionLimits()
+    /// `--silence -50dB:30s` and `--clip 3`: the dead-air and clipping alarms.
+    public var alarms = AlarmSettings()
+    /// `--on-event CMD`: run with each alarm's or incident's JSON on stdin.
+    public var onEvent: String?
 
     public init() {}
 
@@ -96,6 +121,7 @@ public struct RunOptions: Equatable, Sendable {
     /// connects nothing to the capture ports it does not need).
     public var wantsInputs: Bool {
         records || !playsTone || channels != nil || !portPatterns.isEmpty || levelsPath != nil || meter == true || loudness
+            || stream != nil || alarms.isOn
     }
     /// Whether the recording is armed: takes instead of one recording from start to end.
     public var armed: Bool { triggerLevel != nil || followTransport }

@@ -29,9 +29,11 @@ extension Session {
                 frontEnd.say("loudness analysis did not finish within \(Int(Self.loudnessWait)) s; the loudness of the end is left out")
             }
         }
+        parts.alarms?.finish()
         parts.levels?.close()
         frontEnd.audioStopped()
         if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(line) }
+        let streamLine = parts.stream.map { StreamReport.finish($0, sampleRate: parts.sampleRate) }
         parts.finisher?.finish()
         parts.flushLines(to: frontEnd)
 
@@ -54,6 +56,7 @@ extension Session {
             let why = parts.takes != nil ? "no take was recording" : "after the last frame written"
             frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
         }
+        if let streamLine { frontEnd.say(streamLine) }
         frontEnd.say(summary(parts, totals: totals, firstStart: firstStart))
         if let hook = parts.hook {
             // An interrupt after the one the run ended on (or after the end, when it ended by
@@ -65,6 +68,9 @@ extension Session {
         parts.flushLines(to: frontEnd)
         if parts.finisher?.plotFailed.load(ordering: .relaxed) == true { code = 1 }
         parts.events?.emit(.stopped, frame: totals.receivedFrames, [("exit_code", .int(Int64(code)))])
+        // `stopped` runs `--on-event` too: the end waits for the commands queued.
+        parts.eventHook?.finish()
+        parts.flushLines(to: frontEnd)
         if let failure = parts.events?.failure { frontEnd.error(failure) }
         return code
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
 import JackwaveSoundFiles
@@ -33,6 +34,7 @@ public final class Session {
         self.frontEnd = frontEnd
         do throws(UsageError) {
             recordFormat = try o.checkOutputs()
+            for warning in try o.checkStream(environment: ProcessInfo.processInfo.environment) { frontEnd.say(warning) }
         } catch {
             throw .usage(error.message)
         }
@@ -70,7 +72,7 @@ public final class Session {
         do throws(SessionError) {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
-                                     remote: remote, display: { [unowned self] names, rate, target in
+                                     remote: remote, clock: RunClock.fromEnvironment(), display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
                                                                   current?.ports.inputs.map(\.connections) ?? []
@@ -124,6 +126,9 @@ public final class Session {
                 return withExtendedLifetime(turn) { close(client, code: code) }
             }
             parts.events?.emit(.serverLost, frame: totals.receivedFrames, [("reason", .string("the JACK server went away"))])
+            // The stream keeps its Icecast connection, with silence, until the server is back.
+            parts.stream?.feed.setServerAway(true)
+            let lostSince = DispatchTime.now().uptimeNanoseconds
             frontEnd.say("waiting for a JACK server to come back (\(parts.files?.currentPath ?? "the file") holds everything received; Ctrl-C stops)")
             lostAt = end.endTime ?? WallClockTime.now()
             // The old client's threads have stopped with their server; closing frees it.
@@ -135,6 +140,8 @@ public final class Session {
             }
             client = next
             parts.loudness?.breakStream()
+            parts.stream?.feed.setServerAway(false)
+            parts.clock.serverWasAway(seconds: Double(DispatchTime.now().uptimeNanoseconds - lostSince) / 1e9)
             do throws(SessionError) {
                 guard client.sampleRate == parts.sampleRate else {
                     throw .runtime("the JACK server came back at \(client.sampleRate) Hz, not \(parts.sampleRate) Hz; stopped, since a run has one rate (everything received is in the files)")

@@ -18,6 +18,8 @@ final class SessionParts {
     let messages = MessageQueue()
     let markers = MarkerBook()
     let events: EventLog?
+    /// `--on-event`: the command the events a person acts on are handed to.
+    let eventHook: EventHook?
     let hook: CloseHook?
     let finisher: FileFinisher?
     let observer: RunObserver
@@ -28,9 +30,17 @@ final class SessionParts {
     let loudness: LoudnessFeed?
     let levels: LevelPipeline?
     let tone: ToneSettings?
+    /// `--stream`: the live stream, fed by each connection's writer.
+    let stream: Streamer?
+    /// `--silence`, `--clip`: dead air and clipping, judged by each connection's writer.
+    let alarms: SignalAlarms?
+    /// `--keep`, `--keep-space`: the run's files listed, the oldest deleted.
+    let keeper: FileKeeper?
+    /// The wall clock the connections' start times and the cuts on it are read from.
+    let clock: RunClock
     /// The run's dropouts, found by each connection's writer: whenever a writer sees the
-    /// audio (a recording, or `--loudness` while metering); a bare meter sees only peaks,
-    /// and counts none.
+    /// audio (a recording, `--loudness`, `--stream`, `--silence` or `--clip`); a bare meter
+    /// sees only peaks, and counts none.
     let dropouts: DropoutLedger?
     /// What the run says of its inputs' capture latency.
     let latency: LatencyReport
@@ -45,8 +55,9 @@ final class SessionParts {
     let remote: RemoteControl?
 
     init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
-         display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
+         clock: RunClock, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
+        self.clock = clock
         let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
         self.sampleRate = sampleRate
         self.period = period
@@ -58,11 +69,19 @@ final class SessionParts {
         }
         let spec: RecordingSpec?
         let takeSettings: TakeSettings?
+        let streamSettings: StreamSettings?
         do throws(UsageError) {
             spec = try o.recordPath.map { path throws(UsageError) in
                 try o.recordingSpec(path: path, format: format!, channels: channels, serverRate: sampleRate, period: period)
             }
             takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
+            streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate,
+                                                  environment: ProcessInfo.processInfo.environment)
+            // Streaming or watching for dead air without a file, the writer's ring is still
+            // the one `--buffer` sets, and must hold as when recording.
+            if spec == nil, o.stream != nil || o.alarms.isOn {
+                try RunOptions.checkBuffer(o.bufferSeconds, channels: channels, serverRate: sampleRate, period: period)
+            }
         } catch {
             throw .usage(error.message)
         }
@@ -87,26 +106,49 @@ final class SessionParts {
         self.takes = takes
 
         // The outputs, now that nothing more can be refused as bad usage.
+        let eventHook = o.onEvent.map { EventHook(command: $0) }
+        self.eventHook = eventHook
         let events: EventLog?
         do throws(EventLogError) {
-            events = try o.eventsPath.map { path throws(EventLogError) in try EventLog(path: path, policy: o.force ? .replace : .new) }
+            events = try o.eventsPath.map { path throws(EventLogError) in
+                try EventLog(path: path, policy: o.force ? .replace : .new, hook: eventHook)
+            } ?? eventHook.map { EventLog(hook: $0) }
         } catch {
             throw .runtime(error.message)
         }
         self.events = events
-        let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout) }
+        // Retention, before the first file: the oldest of earlier runs' files go first (once
+        // the files have counted the numbers that exist, so that no name is used again).
+        let keeper: FileKeeper?
+        if let path = o.recordPath, o.retention.seconds != nil || o.retention.bytes != nil {
+            do throws(RetentionError) {
+                keeper = try FileKeeper(path: path, limits: o.retention, messages: messages, events: events)
+            } catch {
+                throw .runtime("--keep: \(error.message)")
+            }
+        } else {
+            keeper = nil
+        }
+        self.keeper = keeper
+        var ran: (@Sendable (String) -> Void)?
+        if let keeper { ran = { path in keeper.hookRan(path) } }
+        let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout, ran: ran) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
         let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, measuresLoudness: o.loudness && $0.naming.isNumbered,
-                                               events: events, hook: hook) }
+                                               events: events, hook: hook, keeper: keeper) }
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
         self.observer = observer
-        files = spec.map { RecordingFiles(spec: $0, observer: observer, messages: messages) }
+        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages) }
+        keeper?.prune(frame: 0)
         if let files, !files.spec.takes {
+            // On the wall clock, the first file is named after now: frame 0 comes a moment
+            // later, once the ports are connected.
+            if files.spec.clock != nil { files.setStart(clock.reading(atFrame: 0, sampleRate: sampleRate)) }
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
         }
-        let dropouts = channels > 0 && (spec != nil || loudness != nil)
+        let dropouts = channels > 0 && (spec != nil || loudness != nil || streamSettings != nil || o.alarms.isOn)
             ? DropoutLedger(inputNames: ports.inputs.map(\.shortName), sampleRate: sampleRate, events: events,
                             messages: messages, feedsLevels: o.levelsPath != nil)
             : nil
@@ -136,10 +178,24 @@ final class SessionParts {
         } else {
             levels = nil
         }
+        let ringFrames = spec != nil || streamSettings != nil || o.alarms.isOn ? writerFrames
+            : loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
+        audioRingFrames = ringFrames
+        stream = streamSettings.map { settings in
+            let report = StreamReport(target: settings.target, sampleRate: sampleRate, messages: messages, events: events)
+            return Streamer(target: settings.target, password: settings.password, channels: channels, sampleRate: sampleRate,
+                            writerFrames: ringFrames, compression: settings.compression, events: report.tell)
+        }
+        alarms = o.alarms.isOn && channels > 0 ? SignalAlarms(settings: o.alarms, channels: channels, sampleRate: sampleRate) { [messages] alarm in
+            messages.post(alarm.line(sampleRate: sampleRate))
+            events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.alarms))
+        } : nil
         self.remote = remote
-        lineQueues = [messages] + [hook?.messages, finisher?.messages, remote?.lines].compactMap { $0 }
+        lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remote?.lines].compactMap { $0 }
+        eventHook?.start()
         hook?.start()
         loudness?.start()
+        stream?.start()
     }
 
     /// Acts on remote control's waiting messages, then says every line the run's threads
@@ -151,10 +207,8 @@ final class SessionParts {
         }
     }
 
-    /// The audio ring a connection needs: the writer's (`--buffer`) when recording, a short
-    /// one for the loudness analysis alone when only metering, none otherwise.
-    var audioRingFrames: Int {
-        if files != nil { return Int(options.bufferSeconds * Double(sampleRate)) }
-        return loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
-    }
+    /// The audio ring a connection needs: the writer's (`--buffer`) when recording,
+    /// streaming or watching for dead air, a short one for the loudness analysis alone when
+    /// only metering, none otherwise.
+    let audioRingFrames: Int
 }

@@ -14,6 +14,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var tonePaused: Bool
     /// Armed: "armed", "recording take 3", "take 3 stopping in 1.2 s"; nil when not armed.
     public var takeStatus: String?
+    /// `--silence`, `--clip`: "dead air 35.2 s", "clipping 12/s"; nil when neither is under way.
+    public var alarmStatus: String?
 
     public init(elapsedSeconds: Double, recordPath: String?, fileBytes: Int64?, ringFill: Double?, xruns: Int,
                 droppedFrames: Int, toneFrequency: Double?, toneAmplitude: Float?, tonePaused: Bool) {

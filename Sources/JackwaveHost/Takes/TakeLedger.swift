@@ -54,7 +54,8 @@ public final class TakeLedger: Sendable {
         state.withLock { s in
             guard s.open?.number == file.take else { return }
             s.open?.files.add(file.path)
-            s.open?.frames += file.frames
+            // Frames a neighbouring piece holds too (`--overlap`) are the take's once.
+            s.open?.frames += file.frames - file.sharedFrames
         }
     }
 

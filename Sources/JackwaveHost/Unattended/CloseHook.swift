@@ -38,11 +38,14 @@ public final class CloseHook: @unchecked Sendable {
     /// Seconds between SIGTERM and SIGKILL for a command past its timeout.
     public static let killGrace = 2.0
     private let thread = WorkerThread(name: "jackwave-hook")
+    /// Told each path once its command has run (retention keeps the file until then).
+    private let ran: (@Sendable (String) -> Void)?
 
-    public init(command: String, events: EventLog?, timeout: Double? = nil) {
+    public init(command: String, events: EventLog?, timeout: Double? = nil, ran: (@Sendable (String) -> Void)? = nil) {
         self.command = command
         self.events = events
         self.timeout = timeout
+        self.ran = ran
     }
 
     /// Starts the thread.
@@ -81,6 +84,7 @@ public final class CloseHook: @unchecked Sendable {
         while true {
             wake.wait()
             while let (path, frame) = queue.withLock({ $0.paths.isEmpty ? nil : $0.paths.removeFirst() }) {
+                defer { ran?(path) }
                 if abandoned.load(ordering: .relaxed) {
                     messages.post("--on-close: not run for \(path) (jackwave was stopped while waiting for the hooks)")
                     continue

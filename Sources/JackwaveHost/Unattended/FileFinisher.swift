@@ -28,6 +28,8 @@ final class FileFinisher: @unchecked Sendable {
     let plotPath: String?
     let hook: CloseHook?
     let events: EventLog?
+    /// Retention (`--keep`, `--keep-space`): told when each file is done with, and prunes then.
+    let keeper: FileKeeper?
     /// Per file and per take loudness, when asked for.
     private var loudness: FileLoudnessReport?
     /// Lines for the run to say (markers placed, pictures drawn, failures).
@@ -40,11 +42,13 @@ final class FileFinisher: @unchecked Sendable {
 
     /// Finishes files of `spec`, drawing them to `plotPath`'s companions and measuring their
     /// loudness if `measuresLoudness` (events to `events`), then queueing them for `hook`.
-    init(spec: RecordingSpec, plotPath: String?, measuresLoudness: Bool, events: EventLog?, hook: CloseHook?) {
+    init(spec: RecordingSpec, plotPath: String?, measuresLoudness: Bool, events: EventLog?, hook: CloseHook?,
+         keeper: FileKeeper? = nil) {
         self.spec = spec
         self.plotPath = plotPath
         self.hook = hook
         self.events = events
+        self.keeper = keeper
         loudness = measuresLoudness ? FileLoudnessReport() : nil
         thread.start { [self] in run() }
     }
@@ -98,7 +102,7 @@ final class FileFinisher: @unchecked Sendable {
         lastEnd = file.endFrame
         if !job.markers.isEmpty { writeCues(job.markers, into: file) }
         if let plotPath {
-            let picture = spec.naming.companion(plotPath, take: file.take, piece: file.piece)
+            let picture = spec.companion(plotPath, for: file)
             do throws(PlotError) {
                 try Plot.draw(file.path, to: picture)
                 messages.post("plot: \(picture)")
@@ -110,7 +114,12 @@ final class FileFinisher: @unchecked Sendable {
         if loudness != nil {
             for done in loudness!.measure(file) { report(done, frame: file.endFrame) }
         }
-        hook?.fileClosed(file.path, frame: file.endFrame)
+        if let hook {
+            // Kept from retention until its command has run (`CloseHook`'s `ran`).
+            keeper?.protectForHook(file.path)
+            hook.fileClosed(file.path, frame: file.endFrame)
+        }
+        keeper?.finished(file.path, frame: file.endFrame)
     }
 
     /// Says a loudness line and writes its event (at `frame`, or at the last file's end).

@@ -2,8 +2,8 @@ import CGlibcExtras
 import FoundationEssentials
 import Glibc
 
-/// One run of an `--on-close` command, started so that it cannot hurt the recording, and
-/// waited for with a bound.
+/// One run of a hook's command (`--on-close`, `--on-event`), started so that it cannot hurt
+/// the recording, and waited for with a bound: the one place jackwave starts a process.
 enum HookProcess {
     /// How a run ended.
     enum Outcome: Equatable {
@@ -20,23 +20,44 @@ enum HookProcess {
     /// Polls of the child's state: a hook thread's only job is this wait.
     static let pollMicroseconds: UInt32 = 20_000
 
-    /// `posix_spawn` of `/bin/sh -c 'CMD "$1"' jackwave-on-close PATH`, then waits:
+    /// `--on-close`'s run: `/bin/sh -c 'CMD "$1"' jackwave-on-close PATH` (see the general
+    /// `run` below), the path as `./path` when relative, so that `-x.wav` is no option to it.
+    static func run(_ command: String, path: String, timeout: Double?, grace: Double,
+                    stop: () -> Bool = { false }) -> Outcome {
+        run(command + " \"$1\"", name: "jackwave-on-close", arguments: [argument(for: path)], label: "\(command) \(path)",
+            timeout: timeout, grace: grace, stop: stop)
+    }
+
+    /// `posix_spawn` of `/bin/sh -c SCRIPT NAME ARGUMENTS…`, then waits; what every hook of
+    /// jackwave's runs through (`--on-close`, `--on-event`):
+    /// - stdin from the given bytes (through a pipe; at most 60,000, so the write never
+    ///   waits for the child) or /dev/null; stdout onto jackwave's stderr, so nothing mixes
+    ///   into `--levels -` or `--events -`; `environment` added to jackwave's own;
     /// - a process group of its own (`POSIX_SPAWN_SETPGROUP`, 0: its pid), so a signal to
     ///   jackwave's group (Ctrl-C) does not reach it and its whole group can be stopped;
-    /// - every descriptor but stdin (/dev/null), stdout (jackwave's stderr) and stderr closed
-    ///   (`posix_spawn_file_actions_addclosefrom_np(3)`), whatever a library left open
-    ///   without close-on-exec;
+    /// - every descriptor but 0, 1 and 2 closed (`posix_spawn_file_actions_addclosefrom_np(3)`),
+    ///   whatever a library left open without close-on-exec;
     /// - an empty signal mask and default actions for the signals jackwave ignores or traps
-    ///   (an ignored SIGPIPE would otherwise be inherited across exec);
-    /// - a relative path as `./path`, so that `-x.wav` is no option to it.
+    ///   (an ignored SIGPIPE would otherwise be inherited across exec).
     /// Past `timeout` seconds (or when `stop` says so) the group gets SIGTERM, then SIGKILL
-    /// `grace` seconds later; the shell is reaped either way.
-    static func run(_ command: String, path: String, timeout: Double?, grace: Double,
+    /// `grace` seconds later; the shell is reaped either way. `label` names it in failures.
+    static func run(_ script: String, name: String, arguments: [String], stdin: [UInt8]? = nil,
+                    environment: [String: String] = [:], label: String, timeout: Double?, grace: Double,
                     stop: () -> Bool = { false }) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var input: [Int32] = [-1, -1]
+        if let stdin {
+            guard stdin.count <= 60_000, jackwave_pipe_cloexec(&input) == 0 else { return .failed("cannot make a pipe for \(label)") }
+            let written = stdin.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
+            close(input[1])
+            guard written == stdin.count else { close(input[0]); return .failed("cannot hand \(label) its input") }
+            posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        defer { if input[0] >= 0 { close(input[0]) } }
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
         jackwave_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
@@ -50,12 +71,16 @@ enum HookProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let words: [String] = ["/bin/sh", "-c", command + " \"$1\"", "jackwave-on-close", argument(for: path)]
+        let words: [String] = ["/bin/sh", "-c", script, name] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.isEmpty ? [] : variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
-        guard rc == 0 else { return .failed("cannot start /bin/sh for \(path): \(String(cString: strerror(rc)))") }
+        let rc = envp.isEmpty ? posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
+            : posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
+        guard rc == 0 else { return .failed("cannot start /bin/sh for \(label): \(String(cString: strerror(rc)))") }
 
         let started = monotonicSeconds()
         var sent: (signal: Int32, at: Double)?
@@ -64,7 +89,7 @@ enum HookProcess {
             let r = waitpid(child, &status, WNOHANG)
             if r == child { break }
             if r < 0 {
-                guard errno == EINTR else { return .failed("\(command) \(path): waitpid failed: \(String(cString: strerror(errno)))") }
+                guard errno == EINTR else { return .failed("\(label): waitpid failed: \(String(cString: strerror(errno)))") }
                 continue
             }
             let now = monotonicSeconds()
@@ -87,9 +112,9 @@ enum HookProcess {
             return .stopped(signal: name)
         }
         let signal = status & 0x7f
-        if signal != 0 { return .failed("\(command) \(path) was killed by signal \(signal)") }
+        if signal != 0 { return .failed("\(label) was killed by signal \(signal)") }
         let code = (status >> 8) & 0xff
-        return code == 0 ? .succeeded : .failed("\(command) \(path) exited with status \(code)")
+        return code == 0 ? .succeeded : .failed("\(label) exited with status \(code)")
     }
 
     /// The path as the command's argument: `./path` when relative, so it never reads as an option.

@@ -52,4 +52,35 @@ public enum RunEventKind: String, Sendable {
     case sourceGone = "source_gone"
     /// That port is registered again and jackwave connected it to its input again: `port`, `input`.
     case sourceBack = "source_back"
+
+    /// The live stream's server took the login (`url`, `connection` from 1, `missed_frames`
+    /// not streamed while it was away).
+    case streamConnected = "stream_connected"
+    /// The live stream's connection went (`url`, `reason`, `retry_seconds`).
+    case streamLost = "stream_lost"
+    /// An attempt to connect the live stream failed (`url`, `reason`, `retry_seconds`).
+    case streamConnectFailed = "stream_connect_failed"
+    /// The live stream fell behind and skipped `frames` (the recording has them).
+    case streamDropped = "stream_dropped"
+    /// Dead air (`--silence`): the feed has been silent for the set length (`since_frame`, its
+    /// first silent frame; `seconds`, the length; `level_db`).
+    case silenceStarted = "silence_started"
+    /// Dead air ended (`since_frame`; `duration`, the whole silence in seconds).
+    case silenceEnded = "silence_ended"
+    /// Clips in one second of the timeline (`count`, and `inputs`: each input's count).
+    case clipping
+    /// Retention deleted one of jackwave's own files (`path`, `bytes`, `reason`).
+    case fileDeleted = "file_deleted"
+    /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
+    case clockStep = "clock_step"
+
+    /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
+    /// routine (files, connections, xruns, markers).
+    public var runsEventHook: Bool {
+        switch self {
+        case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
+             .fileDeleted, .clockStep, .onCloseFailed, .stopped: true
+        default: false
+        }
+    }
 }

@@ -10,6 +10,11 @@ import Testing
 struct MatrixRun: CustomTestStringConvertible, Sendable {
     /// What arms the recorder.
     enum Arming: Int, Sendable { case none = 0, trigger, transport }
+    /// The archive's format: WAV, or a lossy codec through libsndfile (`--quality 0.5`).
+    enum Format: Int, Sendable {
+        case wav = 0, mp3, opus
+        var ext: String { ["wav", "mp3", "opus"][rawValue] }
+    }
 
     static let factors: [Pairwise.Factor] = [
         .init(name: "server", levels: 2),     // jackd, PipeWire
@@ -25,16 +30,23 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
         .init(name: "plot", levels: 2),
         .init(name: "events", levels: 2),
         .init(name: "on-close", levels: 2),
-        .init(name: "latency", levels: 2),    // the pattern's source declares a capture latency
+        .init(name: "split-every", levels: 2),  // --split-every 10s under the test clock, 0.4 s before a boundary
+        .init(name: "stream", levels: 2),       // --stream to a private Icecast (Opus)
+        .init(name: "silence", levels: 2),      // --silence -60dB:0.3s: a feed that is never silent raises nothing
+        .init(name: "format", levels: 3),       // wav, mp3, opus
+        .init(name: "latency", levels: 2),      // the pattern's source declares a capture latency
     ]
 
     /// What cannot be combined in a run: a pre-roll needs arming; another rate is checked on
-    /// the tone (a resampled pattern is no longer the pattern); a declared latency is the
-    /// pattern source's (jackwave's own tone declares none).
+    /// the tone (a resampled pattern is no longer the pattern), as is a lossy archive (at the
+    /// server's rate: Opus takes 48 kHz); `--split-every` and `--split` exclude each other; a
+    /// declared latency is the pattern source's (jackwave's own tone declares none).
     static func allows(_ run: [Int?]) -> Bool {
         if run[3] == 1 && run[2] == 0 { return false }
         if run[4] == 1 && run[1] == 0 { return false }
-        if run[13] == 1 && run[1] == 1 { return false }
+        if run[13] == 1 && run[5] == 1 { return false }
+        if let format = run[16], format != 0, run[1] == 0 || run[4] == 1 { return false }
+        if run[17] == 1 && run[1] == 1 { return false }
         return true
     }
 
@@ -57,13 +69,19 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
     var plot: Bool { levels[10] == 1 }
     var events: Bool { levels[11] == 1 }
     var onClose: Bool { levels[12] == 1 }
-    var declaredLatency: Int? { levels[13] == 1 ? Self.latencyFrames : nil }
+    var splitEvery: Bool { levels[13] == 1 }
+    var stream: Bool { levels[14] == 1 }
+    var silence: Bool { levels[15] == 1 }
+    var format: Format { Format(rawValue: levels[16])! }
+    var lossy: Bool { format != .wav }
+    var declaredLatency: Int? { levels[17] == 1 ? Self.latencyFrames : nil }
 
     /// The capture latency the pattern's source declares, when it does: 10 ms.
     static let latencyFrames = 480
 
-    /// Whether the files are numbered (cut, or may be), and taken per take.
-    var numbered: Bool { split || reconnect || osc }
+    /// Whether the files are numbered (cut, or may be; on the wall clock they are named by
+    /// time instead), and taken per take.
+    var numbered: Bool { split || reconnect || osc || splitEvery }
     var armed: Bool { arming != .none }
     /// The rate of the files.
     var fileRate: Int { rate ? 44100 : 48000 }
@@ -73,15 +91,28 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
             switch factor.name {
             case "server": return level == 0 ? "jackd" : "PipeWire"
             case "arming": return level == 0 ? nil : level == 1 ? "trigger" : "transport"
+            case "format": return level == 0 ? nil : Format(rawValue: level)!.ext
             default: return level == 1 ? factor.name : nil
             }
         }
         return "run \(index + 1): " + on.joined(separator: " ")
     }
 
-    /// jackwave's arguments for this run, writing into `dir`, remote control on `port`.
-    func arguments(dir: String, port: Int) -> [String] {
-        var a = ["--record", dir + "/m.wav", "--no-meter"]
+    /// The test clock's frame 0 for `--split-every`: 14:00:00 UTC comes 0.4 s into the run.
+    static let clockStart = "1741960799.6"
+
+    /// jackwave's environment for this run: the test clock, the stream's password.
+    func environment(streamPassword: String?) -> [String: String] {
+        var e: [String: String] = [:]
+        if splitEvery { e["JACKWAVE_TEST_CLOCK"] = Self.clockStart }
+        if let streamPassword { e["JACKWAVE_STREAM_PASSWORD"] = streamPassword }
+        return e
+    }
+
+    /// jackwave's arguments for this run, writing into `dir`, remote control on `port`, the
+    /// stream to Icecast on `icecastPort`.
+    func arguments(dir: String, port: Int, icecastPort: Int?) -> [String] {
+        var a = ["--record", dir + "/m." + format.ext, "--no-meter"]
         a += tone ? ["--tone", "997", "--outputs", "1", "--port", "jackwave:out_1", "-c", "1"] : ["-p", "src:out_*"]
         switch arming {
         case .none: break
@@ -98,6 +129,10 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
         if plot { a += ["--plot", dir + "/m.png"] }
         if events { a += ["--events", dir + "/m.jsonl"] }
         if onClose { a += ["--on-close", "echo >> '\(dir)/closed.txt'"] }
+        if splitEvery { a += ["--split-every", "10s", "--utc"] }
+        if stream, let icecastPort { a += ["--stream", "icecast://source@127.0.0.1:\(icecastPort)/m.opus"] }
+        if silence { a += ["--silence", "-60dB:0.3s"] }
+        if lossy { a += ["--quality", "0.5"] }
         return a
     }
 }

@@ -5,11 +5,11 @@ extension RunOptionsParser {
     /// `--record` and what shapes the file: ports, duration, format, depth, rate, pieces.
     static let recording = OptionSection<RunOptions>("Recording", [
         Option("--record", value: "FILE", kind: .soundFile,
-               help: ".wav (default), .flac, .ogg, .opus, .w64, .rf64, .caf, .aiff") { o, s throws(UsageError) in
+               help: ".wav (default), .flac, .ogg, .opus, .mp3, .w64, .rf64, .caf, .aiff") { o, s throws(UsageError) in
             o.recordPath = try s.nonEmptyValue()
         },
         Option("--format", value: "NAME", kind: .choices(SoundFormat.all.map(\.name)), needs: "--record",
-               help: "wav, wavex, rf64, w64, flac, ogg, opus, caf or aiff, whatever",
+               help: "wav, wavex, rf64, w64, flac, ogg, opus, mp3, caf or aiff, whatever",
                      "the extension (jackwave --formats lists what this machine writes)") { o, s throws(UsageError) in
             o.format = try s.choice(SoundFormat.named,
                                     expected: "one of " + SoundFormat.all.map(\.name).joined(separator: ", "))

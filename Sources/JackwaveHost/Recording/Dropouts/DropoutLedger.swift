@@ -132,7 +132,7 @@ public final class DropoutLedger: @unchecked Sendable {
 /// A connection's dropout detection, on its writer thread: a `DropoutDetector` fed every
 /// frame the writer takes from the ring, its findings put on the run's timeline in the
 /// run's `DropoutLedger`.
-final class DropoutCounter {
+public final class DropoutCounter {
     let ledger: DropoutLedger
     /// Where this connection's frame 0 lies on the run's timeline.
     let timelineBase: Int64

@@ -1,0 +1,254 @@
+import CGlibcExtras
+import FoundationEssentials
+import Glibc
+import JackwaveSoundFiles
+import Synchronization
+
+/// `--keep` and `--keep-space`: deletes the oldest files this jackwave wrote in a folder, and
+/// only those (`FileManifest`), so that a station logger stays within its time and its quota.
+///
+/// - **Its own files only**: a file is a candidate while the manifest lists it and its path
+///   is still the same inode, a regular file reached without following a link; anything
+///   else in the folder (another program's files, a file put in the place of one of ours) is
+///   never touched, and an entry whose file went or was replaced is dropped from the list.
+/// - **Never a file in use**: the file being written, and one waiting for or running its
+///   `--on-close` hook, are protected (`protect` / `release`, counted: a file written and
+///   then queued for the hook is protected twice). They still count toward `--keep-space`.
+/// - **Oldest first**: by when jackwave made them. `--keep`: every file whose last write
+///   (`st_mtime`, its end) is older than the limit. `--keep-space`: the oldest, until the
+///   rest (`st_size` in all) fits.
+/// - Each deletion goes to `onDelete` (a line and a `file_deleted` event, for the caller to
+///   make); a folder jackwave made is removed once its last file has gone, if empty.
+/// Thread-safe (a lock): files are recorded and released by the writer or the hook's thread,
+/// pruned wherever the caller likes (it deletes files: not the realtime thread, nor the
+/// writer's if the filesystem is slow to delete).
+public final class Retention: @unchecked Sendable {
+    public let root: String
+    public let limits: RetentionLimits
+    /// The manifest's name in `root`: `.jackwave-NAME.manifest`.
+    public let manifestName: String
+    private let onDelete: @Sendable (RetentionDeletion) -> Void
+    private let state: Mutex<State>
+    /// The root folder, open (`O_DIRECTORY`); all paths are resolved from it.
+    private let directory: Int32
+    /// The lock file's descriptor, `flock`ed for the life of this object.
+    private let lock: Int32
+
+    private struct State {
+        var manifest: FileManifest
+        var protected: [String: Int] = [:]
+    }
+
+    /// Retention for the files listed as `NAME` in `root` (the manifest is read if it exists,
+    /// made if not). Refused if another jackwave keeps the same manifest (its lock file is
+    /// held), or if the manifest is not trusted (see `FileManifest`).
+    public init(root: String, name: String, limits: RetentionLimits,
+                onDelete: @escaping @Sendable (RetentionDeletion) -> Void) throws(RetentionError) {
+        guard !name.isEmpty, !name.contains("/"), name.utf8.count <= 200 else { throw RetentionError("a manifest name must be a plain name") }
+        self.root = root.isEmpty ? "." : root
+        self.limits = limits
+        self.onDelete = onDelete
+        manifestName = ".jackwave-\(name).manifest"
+        directory = open(self.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { throw RetentionError("\(self.root): \(String(cString: strerror(errno)))") }
+        // The lock file outlives runs (a restart takes it up again), so it is opened without
+        // O_EXCL; never followed if a link, never written.
+        lock = openat(directory, ".jackwave-\(name).lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            let reason = String(cString: strerror(errno))
+            close(directory)
+            throw RetentionError("\(self.root)/.jackwave-\(name).lock: \(reason)")
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            close(directory)
+            throw RetentionError("\(self.root): another jackwave keeps the files of \(name) here (its lock is held)")
+        }
+        do throws(RetentionError) {
+            var manifest = try FileManifest.load(directory: directory, name: manifestName)
+            if faccessat(directory, manifestName, F_OK, AT_SYMLINK_NOFOLLOW) != 0 {
+                try FileManifest.create(directory: directory, path: self.root, name: manifestName)
+                manifest = FileManifest()
+            }
+            state = Mutex(State(manifest: manifest))
+        } catch {
+            close(lock)
+            close(directory)
+            throw error
+        }
+    }
+
+    deinit {
+        close(lock)
+        close(directory)
+    }
+
+    /// The files listed now, oldest first (relative to `root`).
+    public var listedFiles: [String] { state.withLock { $0.manifest.files.map(\.path) } }
+
+    /// Lists a file jackwave has just made (`ExclusiveFile`), protected as the file being
+    /// written until `release`. Call before its first write.
+    public func record(_ file: ExclusiveFile, created: WallClockTime = .now()) throws(RetentionError) {
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0 else { throw RetentionError("\(file.path): \(String(cString: strerror(errno)))") }
+        var born: Int64 = 0
+        let hasBirth = jackwave_birth_time(file.descriptor, "", &born) == 0 && born != 0
+        try update { state in
+            state.manifest.files.append(FileManifest.Entry(path: file.relativePath, dev: UInt64(info.st_dev), ino: UInt64(info.st_ino),
+                                                           created: created.seconds, born: hasBirth ? born : nil))
+            for folder in file.madeFolders where !state.manifest.folders.contains(folder) { state.manifest.folders.append(folder) }
+            state.protected[file.relativePath, default: 0] += 1
+        }
+    }
+
+    /// Keeps `path` (relative to `root`) from deletion until as many `release`s: the file
+    /// being written, or one queued for `--on-close`.
+    public func protect(_ path: String) { state.withLock { $0.protected[path, default: 0] += 1 } }
+
+    /// Ends one `protect` (or `record`'s).
+    public func release(_ path: String) {
+        state.withLock { state in
+            guard let n = state.protected[path] else { return }
+            state.protected[path] = n > 1 ? n - 1 : nil
+        }
+    }
+
+    /// Deletes what the limits no longer allow, as of `now`; returns the deletions (each also
+    /// told to `onDelete`). Files that went or were replaced leave the list quietly.
+    @discardableResult
+    public func prune(now: WallClockTime = .now()) throws(RetentionError) -> [RetentionDeletion] {
+        var deletions: [RetentionDeletion] = []
+        try update { state in
+            var live: [(entry: FileManifest.Entry, size: Int64, modified: Int)] = []
+            for entry in state.manifest.files {
+                guard let info = inspect(entry) else { continue }  // gone or not ours any more
+                live.append((entry, Int64(info.st_size), info.st_mtim.tv_sec))
+            }
+            var total = live.reduce(Int64(0)) { $0 + $1.size }
+            var kept: [FileManifest.Entry] = []
+            for (entry, size, modified) in live {
+                let age = Double(now.seconds - modified)
+                var reason: RetentionDeletion.Reason?
+                if state.protected[entry.path] == nil {
+                    if let limit = limits.seconds, age > limit { reason = .age(seconds: age) }
+                    else if let quota = limits.bytes, total > quota { reason = .space(total: total, quota: quota) }
+                }
+                guard let reason else { kept.append(entry); continue }
+                if delete(entry) {
+                    total -= size
+                    deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason))
+                    removeEmptyFolders(above: entry.path, made: state.manifest.folders)
+                } else {
+                    kept.append(entry)
+                }
+            }
+            state.manifest.files = kept
+            state.manifest.folders = state.manifest.folders.filter { folderExists($0) }
+        }
+        for deletion in deletions { onDelete(deletion) }
+        return deletions
+    }
+
+    /// Changes the state under the lock and saves the manifest.
+    private func update(_ change: (inout State) -> Void) throws(RetentionError) {
+        let result: Result<Void, RetentionError> = state.withLock { state in
+            change(&state)
+            do throws(RetentionError) {
+                try state.manifest.save(directory: directory, path: root, name: manifestName)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// The folder holding `path`'s last component, entered from the root without following
+    /// a link, and that component; nil if a folder on the way is gone or is not a folder.
+    private func parent(of path: String) -> (fd: Int32, name: String)? {
+        let parts = path.split(separator: "/").map(String.init)
+        var fd = dup(directory)
+        guard fd >= 0 else { return nil }
+        for part in parts.dropLast() {
+            let inner = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            close(fd)
+            guard inner >= 0 else { return nil }
+            fd = inner
+        }
+        return (fd, parts.last!)
+    }
+
+    /// The file of `entry`, if its path still reaches that same regular file.
+    private func inspect(_ entry: FileManifest.Entry) -> stat? {
+        guard let (fd, name) = parent(of: entry.path) else { return nil }
+        defer { close(fd) }
+        return sameFile(entry, in: fd, name: name)
+    }
+
+    /// The file `name` in the folder `fd`, if it is `entry`'s: a regular file (not followed
+    /// if a link) with its device, inode and (where kept) birth time.
+    private func sameFile(_ entry: FileManifest.Entry, in fd: Int32, name: String) -> stat? {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG,
+              UInt64(info.st_dev) == entry.dev, UInt64(info.st_ino) == entry.ino else { return nil }
+        if let born = entry.born {
+            var now: Int64 = 0
+            guard jackwave_birth_time(fd, name, &now) == 0, now == born else { return nil }
+        }
+        return info
+    }
+
+    /// Unlinks the file of `entry`, checked again just before; false if it is no longer ours
+    /// or the unlink failed.
+    private func delete(_ entry: FileManifest.Entry) -> Bool {
+        guard let (fd, name) = parent(of: entry.path) else { return false }
+        defer { close(fd) }
+        guard sameFile(entry, in: fd, name: name) != nil else { return false }
+        return unlinkat(fd, name, 0) == 0
+    }
+
+    /// Removes the folders above `path` that jackwave made, innermost first, while empty
+    /// (`rmdir` refuses a folder that is not).
+    private func removeEmptyFolders(above path: String, made: [String]) {
+        var folder = FileNames.directory(path)
+        while !folder.isEmpty, made.contains(folder), let (fd, name) = parent(of: folder) {
+            let removed = unlinkat(fd, name, AT_REMOVEDIR) == 0
+            close(fd)
+            guard removed else { return }
+            folder = FileNames.directory(folder)
+        }
+    }
+
+    private func folderExists(_ folder: String) -> Bool {
+        guard let (fd, name) = parent(of: folder) else { return false }
+        defer { close(fd) }
+        var info = stat()
+        return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// One file retention deleted: for its line and its `file_deleted` event.
+public struct RetentionDeletion: Sendable, Equatable {
+    /// Why it went.
+    public enum Reason: Sendable, Equatable {
+        /// Its last write was `seconds` ago, more than `--keep`.
+        case age(seconds: Double)
+        /// jackwave's files took `total` bytes, more than `--keep-space`'s `quota`.
+        case space(total: Int64, quota: Int64)
+    }
+
+    /// Relative to the retention's root.
+    public let path: String
+    public let bytes: Int64
+    public let reason: Reason
+
+    /// `retention: deleted 2025-02-12/1400.flac (1.2 GB, last written 30.2 days ago)`.
+    public var line: String {
+        let size = String(printf: "%.1f MB", Double(bytes) / 1e6)
+        switch reason {
+        case let .age(seconds): return "retention: deleted \(path) (\(size), last written \(String(printf: "%.1f", seconds / 86400)) days ago)"
+        case let .space(total, quota):
+            return "retention: deleted \(path) (\(size); jackwave's files took \(String(printf: "%.1f", Double(total) / Double(1 << 30))) GiB of \(String(printf: "%.1f", Double(quota) / Double(1 << 30))))"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CShout
+import Glibc
+
+/// One source connection to an Icecast server through libshout: the one place where jackwave
+/// calls it. Every method wraps one `shout_*` function, named in its doc line.
+///
+/// Non-blocking (`shout_set_nonblocking`): opening returns at once and `poll` says when the
+/// server has taken the login, and `send` queues what the socket cannot take yet, so the
+/// streamer's thread never hangs on a slow or silent server; `queuedBytes` says how far
+/// behind the server is. HTTP (Icecast 2's source protocol), no TLS. Streamer thread only.
+final class IcecastConnection {
+    private let shout: UnsafePointer<jackwave_shout>
+    private var handle: OpaquePointer?
+
+    /// What an open or a poll found.
+    enum State: Equatable {
+        case connected, pending
+        case failed(String)
+    }
+
+    /// `shout_new` and its settings: host, port, user, password, mount, HTTP, the content
+    /// format (`SHOUT_FORMAT_OGG` or `_MP3`), TLS off, non-blocking, an agent name.
+    init(target: StreamTarget, password: String) throws(StreamTargetError) {
+        shout = try Shout.loaded.get()
+        guard let h = shout.pointee.shout_new() else { throw StreamTargetError("--stream: libshout could not allocate a connection") }
+        handle = h
+        let s = shout.pointee
+        let format = UInt32(target.codec == .mp3 ? SHOUT_FORMAT_MP3 : SHOUT_FORMAT_OGG)
+        let results = [
+            s.shout_set_host(h, target.host), s.shout_set_port(h, UInt16(target.port)),
+            s.shout_set_user(h, target.user), s.shout_set_password(h, password),
+            s.shout_set_mount(h, target.mount), s.shout_set_protocol(h, UInt32(SHOUT_PROTOCOL_HTTP)),
+            s.shout_set_content_format(h, format, UInt32(SHOUT_USAGE_AUDIO), nil),
+            s.shout_set_tls(h, Int32(SHOUT_TLS_DISABLED)), s.shout_set_nonblocking(h, 1),
+            s.shout_set_agent(h, "jackwave"), s.shout_set_meta(h, SHOUT_META_NAME, "jackwave"),
+        ]
+        if let bad = results.firstIndex(where: { $0 != SHOUTERR_SUCCESS }) {
+            let reason = lastError
+            s.shout_free(h)
+            handle = nil
+            throw StreamTargetError("--stream \(target.display): libshout refused setting \(bad + 1): \(reason)")
+        }
+    }
+
+    deinit {
+        close()
+        if let handle { shout.pointee.shout_free(handle) }
+    }
+
+    /// `shout_open`: starts connecting and logging in.
+    func open() -> State { state(shout.pointee.shout_open(handle)) }
+
+    /// `shout_get_connected`: whether the login has gone through yet.
+    func poll() -> State { state(shout.pointee.shout_get_connected(handle)) }
+
+    /// `shout_send`: queues `bytes` and sends what the socket takes; then `shout_send` of
+    /// nothing, which pushes the queue on and reports a broken socket. The failure, if any.
+    func send(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.count > 0, let failure = sendFailure(shout.pointee.shout_send(handle, bytes.baseAddress, bytes.count)) {
+            return failure
+        }
+        return sendFailure(shout.pointee.shout_send(handle, nil, 0))
+    }
+
+    /// `shout_queuelen`: bytes libshout holds that the socket has not taken.
+    var queuedBytes: Int { max(0, shout.pointee.shout_queuelen(handle)) }
+
+    /// `shout_close`: ends the connection (if any). Safe to call twice.
+    func close() {
+        guard let handle else { return }
+        _ = shout.pointee.shout_close(handle)
+    }
+
+    /// `shout_get_error`, kept to printable ASCII and 200 characters.
+    var lastError: String {
+        guard let text = shout.pointee.shout_get_error(handle) else { return "unknown error" }
+        return String(String(cString: text).unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f }.prefix(200))
+    }
+
+    private func state(_ code: Int32) -> State {
+        switch code {
+        case SHOUTERR_SUCCESS, SHOUTERR_CONNECTED: return .connected
+        case SHOUTERR_BUSY, SHOUTERR_RETRY: return .pending
+        default: return .failed(lastError)
+        }
+    }
+
+    private func sendFailure(_ code: Int32) -> String? {
+        code == SHOUTERR_SUCCESS || code == SHOUTERR_BUSY || code == SHOUTERR_RETRY ? nil : lastError
+    }
+}

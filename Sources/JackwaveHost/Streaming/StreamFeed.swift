@@ -1,0 +1,96 @@
+import JackwaveDSP
+import Synchronization
+
+/// The frames a live stream gets: copies of what the recording writer wrote, handed over
+/// through a ring of the stream's own (like the loudness analysis's offers), so that the
+/// writer never waits for the stream.
+///
+/// The writer offers each region it wrote (`offer`, and `offerSilence` for a gap it filled);
+/// a region that does not fit whole is dropped and counted (`droppedFrames`): the stream has
+/// fallen behind, and it skips ahead rather than slow or cut the recording. The streamer's
+/// thread reads the ring (`ring`, consumer side) and says what was dropped.
+public final class StreamFeed: @unchecked Sendable {
+    public let channels: Int
+    public let sampleRate: Int
+    /// The ring holds this much audio, in seconds, and at least the writer's own ring: a
+    /// writer catching up after a stalled disk hands over up to its whole ring at once.
+    public static let ringSeconds = 4.0
+    /// Consumer side: the streamer's thread.
+    let ring: SPSCRing<Float>
+    /// Frames offered in all, taken or dropped: the stream's place on the recording's
+    /// timeline. Written by the writer; read by the streamer for its events (relaxed: a
+    /// lone counter, for reporting).
+    let offeredFrames = Atomic<Int64>(0)
+    /// Frames dropped because the ring was full (relaxed: a lone counter).
+    let droppedFrames = Atomic<Int64>(0)
+    /// The writer has offered its last frame. `.releasing`/`.acquiring`: the streamer that
+    /// sees it also sees every frame committed before.
+    let inputDone = Atomic<Bool>(false)
+    /// Frames dropped so far, and offered in all (any thread; for reports).
+    public var droppedFramesSoFar: Int64 { droppedFrames.load(ordering: .relaxed) }
+    public var offeredFramesSoFar: Int64 { offeredFrames.load(ordering: .relaxed) }
+    /// Wakes the streamer when frames arrive or the input ends.
+    let arrived = WakeUp()
+    /// The JACK server is away and the run waits for it (`--reconnect`): the streamer keeps
+    /// its Icecast connection and sends silence at the pace of its own clock meanwhile, so
+    /// that neither Icecast (its source timeout) nor the listeners drop it. Set and cleared
+    /// by the main thread between two connections' writers (relaxed: a lone flag).
+    let serverAway = Atomic<Bool>(false)
+
+    /// The run waits for a JACK server (`true`), or has one again (`false`). Main thread.
+    public func setServerAway(_ away: Bool) {
+        serverAway.store(away, ordering: .relaxed)
+        arrived.signal()
+    }
+
+    /// A feed of `channels` at `sampleRate`, for a writer whose own ring holds `writerFrames`.
+    public init(channels: Int, sampleRate: Int, writerFrames: Int) {
+        self.channels = channels
+        self.sampleRate = sampleRate
+        ring = SPSCRing(minimumCapacity: max(writerFrames, Int(Self.ringSeconds * Double(sampleRate))), width: channels)
+    }
+
+    // MARK: Producer (the writer thread)
+
+    /// Copies `count` interleaved frames for the stream, or drops them all (counted) if the
+    /// ring has no room for them. Never waits.
+    public func offer(_ frames: UnsafePointer<Float>, count: Int) {
+        guard let regions = claim(count) else { return }
+        regions.first.update(from: frames, count: regions.firstCount * channels)
+        if regions.secondCount > 0 {
+            regions.second.update(from: frames + regions.firstCount * channels, count: regions.secondCount * channels)
+        }
+        commit(count)
+    }
+
+    /// Offers `count` frames of silence (a gap the writer filled in the file).
+    public func offerSilence(_ count: Int) {
+        guard let regions = claim(count) else { return }
+        regions.first.update(repeating: 0, count: regions.firstCount * channels)
+        regions.second.update(repeating: 0, count: regions.secondCount * channels)
+        commit(count)
+    }
+
+    /// The writer has no more frames (the recording ended).
+    public func inputEnded() {
+        inputDone.store(true, ordering: .releasing)
+        arrived.signal()
+    }
+
+    private func claim(_ count: Int) -> RingRegions<Float>? {
+        guard count > 0 else { return nil }
+        let regions = ring.writableRegions(upTo: count)
+        guard regions.count == count else {
+            droppedFrames.add(Int64(count), ordering: .relaxed)
+            offeredFrames.add(Int64(count), ordering: .relaxed)
+            return nil
+        }
+        return regions
+    }
+
+    private func commit(_ count: Int) {
+        ring.commitWrite(count)
+        offeredFrames.add(Int64(count), ordering: .relaxed)
+        arrived.signal()
+    }
+}

@@ -1,0 +1,94 @@
+import FoundationEssentials
+import JackwaveSoundFiles
+
+/// Where `--stream icecast://USER[:PASSWORD]@HOST[:PORT]/MOUNT.EXT` sends the live stream: a
+/// plain value, checked when parsed. The mount's extension names the codec (`.ogg`/`.oga`
+/// Ogg Vorbis, `.opus` Ogg Opus, `.mp3` MP3); the user is `source` (Icecast's) when not
+/// given, the port 8000 (Icecast's default). A password in the URL is kept apart, so that
+/// no line ever shows it (`display` leaves it out).
+public struct StreamTarget: Sendable, Equatable {
+    /// The codecs a stream can carry, each through libsndfile's encoder.
+    public enum Codec: String, Sendable, Equatable {
+        case vorbis, opus, mp3
+
+        /// The sound format its bytes are (`SoundFormat.named`).
+        public var format: SoundFormat { SoundFormat.named(self == .vorbis ? "ogg" : rawValue)! }
+    }
+
+    public var user: String
+    public var host: String
+    public var port: Int
+    /// The mount point, from its `/`: `/live.ogg`.
+    public var mount: String
+    public var codec: Codec
+    /// A password written in the URL, if any (it works, with a warning: it shows in the
+    /// process list).
+    public var passwordInURL: String?
+
+    /// The longest URL taken, and the longest mount: beyond any real one.
+    static let maximumLength = 1024
+    static let maximumMount = 255
+
+    /// The URL without its password, for lines and events: `icecast://source@host:8000/live.ogg`.
+    public var display: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "icecast://\(user)@\(shownHost):\(port)\(mount)"
+    }
+
+    /// Reads `--stream`'s value; one line saying what is wrong otherwise.
+    public static func parse(_ text: String) throws(StreamTargetError) -> StreamTarget {
+        func refuse(_ why: String) -> StreamTargetError { StreamTargetError("--stream: \(why)") }
+        guard text.utf8.count <= maximumLength else { throw refuse("the URL is longer than \(maximumLength) bytes") }
+        guard text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7f }) else {
+            throw refuse("the URL may hold printable ASCII only (percent-encode the rest)")
+        }
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased() else {
+            throw refuse("'\(text)' is not a URL (use icecast://USER@HOST:PORT/mount.ogg)")
+        }
+        guard scheme == "icecast" else { throw refuse("the URL must start with icecast:// (not \(scheme)://)") }
+        guard url.query == nil, url.fragment == nil else { throw refuse("the URL takes no ?query or #fragment") }
+        var host = url.host ?? ""
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, host.utf8.count <= 253,
+              host.unicodeScalars.allSatisfy({ ($0.properties.isASCIIHexDigit || $0.isASCIILetterOrDigit) || ".-:".unicodeScalars.contains($0) }) else {
+            throw refuse("no host name or address after icecast://")
+        }
+        let port = url.port ?? 8000
+        guard (1...65535).contains(port) else { throw refuse("port \(port) is not between 1 and 65535") }
+        let user = url.user ?? "source"
+        guard !user.isEmpty, user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != ":" }) else {
+            throw refuse("the user name must be printable ASCII without ':'")
+        }
+        if let password = url.password, password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            throw refuse("the password holds a control character")
+        }
+        let mount = url.path
+        guard mount.hasPrefix("/"), mount.count > 1, mount.utf8.count <= maximumMount,
+              mount.unicodeScalars.allSatisfy({ $0.isASCIILetterOrDigit || "._~/-".unicodeScalars.contains($0) }),
+              !mount.split(separator: "/").contains("..") else {
+            throw refuse("the mount point must be a path of letters, digits and ._~/- (like /live.ogg)")
+        }
+        let codec: Codec
+        switch FileNames.lowercasedExtension(mount) {
+        case "ogg", "oga": codec = .vorbis
+        case "opus": codec = .opus
+        case "mp3": codec = .mp3
+        default: throw refuse("the mount point must end in .ogg, .opus or .mp3, which names the codec")
+        }
+        return StreamTarget(user: user, host: host, port: port, mount: mount, codec: codec,
+                            passwordInURL: url.password.flatMap { $0.isEmpty ? nil : $0 })
+    }
+}
+
+/// `--stream` or its password cannot be used: one line.
+public struct StreamTargetError: Error, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+extension Unicode.Scalar {
+    /// `A`–`Z`, `a`–`z`, `0`–`9`.
+    var isASCIILetterOrDigit: Bool {
+        (0x30...0x39).contains(value) || (0x41...0x5a).contains(value) || (0x61...0x7a).contains(value)
+    }
+}

@@ -1,0 +1,80 @@
+/// `--name-pattern '%Y-%m-%d/%H%M.flac'`: a piece's path from the wall-clock time it is named
+/// after (`ClockPiece.named`), relative to the recording's folder, strftime-like:
+///
+/// | | |
+/// |---|---|
+/// | `%Y` `%y` | year (2025, 25) |
+/// | `%m` `%d` `%j` | month, day of the month, day of the year (001–366) |
+/// | `%H` `%M` `%S` | hour (00–23), minute, second |
+/// | `%u` `%a` | ISO weekday (1 Monday … 7 Sunday), its English abbreviation (Mon) |
+/// | `%z` `%Z` | UTC offset (+0100), zone abbreviation (CET) |
+/// | `%s` | Unix seconds |
+/// | `%%` | a `%` |
+///
+/// Anything else after `%` is refused, as are absolute paths, `..`, empty components and a
+/// name without one of jackwave's sound-file extensions. Times are the local ones of the
+/// zone the cuts follow (UTC with `--utc`), read without the C library's process-wide zone.
+public struct NamePattern: Sendable, Equatable {
+    public let text: String
+
+    static let specifiers: Set<Character> = ["Y", "y", "m", "d", "j", "H", "M", "S", "u", "a", "z", "Z", "s", "%"]
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    /// Longer patterns are refused: a path component is at most 255 bytes anyway.
+    static let maximumLength = 1024
+
+    /// Checks `text`; one line saying what is wrong otherwise.
+    public static func parse(_ text: String) throws(FileChoiceError) -> NamePattern {
+        func refuse(_ why: String) -> FileChoiceError { FileChoiceError("--name-pattern \(text): \(why)") }
+        guard !text.isEmpty, text.utf8.count <= maximumLength else { throw refuse("must be 1 to \(maximumLength) bytes") }
+        guard !text.hasPrefix("/") else { throw refuse("must be relative to the recording's folder (no leading /)") }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw refuse("holds a control character")
+        }
+        var characters = text.makeIterator()
+        while let c = characters.next() {
+            guard c == "%" else { continue }
+            guard let s = characters.next() else { throw refuse("ends with a lone %") }
+            guard specifiers.contains(s) else { throw refuse("%\(s) is not one of %Y %y %m %d %j %H %M %S %u %a %z %Z %s %%") }
+        }
+        let components = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+            throw refuse("has an empty, . or .. component")
+        }
+        guard SoundFormat.forPath(text) != nil else {
+            let known = Set(SoundFormat.all.flatMap(\.extensions)).sorted().map { "." + $0 }.joined(separator: ", ")
+            throw refuse("must end in a sound file's extension (\(known))")
+        }
+        return NamePattern(text: text)
+    }
+
+    private init(text: String) { self.text = text }
+
+    /// The path for a piece named after `instant`, read in `zone`.
+    public func path(for instant: WallClockTime, zone: any TimeZoneRules) -> String {
+        let t = CivilTime(second: instant.seconds, zone: zone)
+        var out = ""
+        var characters = text.makeIterator()
+        while let c = characters.next() {
+            guard c == "%", let s = characters.next() else { out.append(c); continue }
+            switch s {
+            case "Y": out += t.year.zeroPadded(4)
+            case "y": out += (t.year % 100).zeroPadded(2)
+            case "m": out += t.month.zeroPadded(2)
+            case "d": out += t.day.zeroPadded(2)
+            case "j": out += t.dayOfYear.zeroPadded(3)
+            case "H": out += t.hour.zeroPadded(2)
+            case "M": out += t.minute.zeroPadded(2)
+            case "S": out += t.second.zeroPadded(2)
+            case "u": out += String(t.weekday)
+            case "a": out += Self.weekdays[t.weekday - 1]
+            case "z":
+                let minutes = abs(t.offset) / 60
+                out += (t.offset < 0 ? "-" : "+") + (minutes / 60).zeroPadded(2) + (minutes % 60).zeroPadded(2)
+            case "Z": out += String(t.abbreviation.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || "0123456789+-".unicodeScalars.contains($0)) })
+            case "s": out += String(instant.seconds)
+            default: out.append("%")
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Retention (`--keep`, `--keep-space`): jackwave deletes the oldest of the files it wrote
+/// (its manifest lists them), each deletion a line and a `file_deleted` event, and nothing
+/// else in the folder: not a file named as it would name one, not a file it did not make. On
+/// `jackd -d dummy` only: the files are the writer's and the finisher's; the server only
+/// feeds frames (silence, with no port connected), which every other suite tests on both.
+@Suite("Retention of jackwave's own files", .serialized)
+struct RetentionEndToEndTests {
+    /// The sound files in `dir`, sorted.
+    func files(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
+    }
+
+    func record(_ dir: String, _ extra: [String], server: JackServer, seconds: String = "2.5") throws -> Run.Output {
+        try Run.jackwave(["--record", dir + "/m.wav", "-c", "2", "--manual", "--bits", "float", "--split", "1", "-d", seconds,
+                          "--events", dir + "/m-\(UUID().uuidString.prefix(8)).jsonl"] + extra, server: server.name)
+    }
+
+    func events(_ dir: String, kind: String) throws -> [[String: Any]] {
+        let logs = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".jsonl") }
+        return try logs.flatMap { try EventStream.read(dir + "/" + $0) }.filter { $0["event"] as? String == kind }
+    }
+
+    @Test("--keep deletes its own files older than the limit when it starts, and no foreign file, old as it may be")
+    func keepAge() throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        // Someone else's: one named as jackwave names its pieces, one not.
+        _ = FileManager.default.createFile(atPath: dir + "/m-001.wav", contents: Data("foreign".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("foreign".utf8))
+        let first = try record(dir, ["--keep", "1d"], server: server)
+        #expect(first.status == 0, "\(first.stderr)")
+        let ours = files(dir).filter { $0 != "m-001.wav" }
+        #expect(ours == ["m-002.wav", "m-003.wav", "m-004.wav"], "\(files(dir))")
+        // Three days pass for every file in the folder.
+        let old = Date().addingTimeInterval(-3 * 86400)
+        for name in files(dir) + ["notes.txt"] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dir + "/" + name)
+        }
+        let second = try record(dir, ["--keep", "1d"], server: server)
+        #expect(second.status == 0, "\(second.stderr)")
+        for name in ours { #expect(second.stderr.contains("retention: deleted \(name) ("), "\(second.stderr)") }
+        #expect(files(dir) == ["m-001.wav", "m-005.wav", "m-006.wav", "m-007.wav"], "\(files(dir))")
+        #expect(try String(contentsOfFile: dir + "/m-001.wav", encoding: .utf8) == "foreign")
+        #expect(FileManager.default.fileExists(atPath: dir + "/notes.txt"))
+        let deleted = try events(dir, kind: "file_deleted").compactMap { $0["path"] as? String }.sorted()
+        #expect(deleted == ours)
+    }
+
+    @Test("--keep-space keeps its own files within the quota as it goes, never the file being written, nor a foreign file")
+    func keepSpace() throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        let foreign = Data(repeating: 7, count: 2 << 20)
+        _ = FileManager.default.createFile(atPath: dir + "/m-001.wav", contents: foreign)
+        // 2 channels of float at 48 kHz: 384 000 bytes a second, a piece a second; 1 MiB holds two.
+        let out = try record(dir, ["--keep-space", "1M"], server: server, seconds: "5")
+        #expect(out.status == 0, "\(out.stderr)")
+        let left = files(dir).filter { $0 != "m-001.wav" }
+        let bytes = try left.map { try FileManager.default.attributesOfItem(atPath: dir + "/" + $0)[.size] as! Int }
+        #expect(bytes.reduce(0, +) <= 1 << 20, "\(left) \(bytes)")
+        #expect(left.last == "m-006.wav" && !left.isEmpty, "\(left)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/m-001.wav")) == foreign)
+        // Each deletion came after its file had closed: never the file being written.
+        let logs = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".jsonl") }
+        let lines = try EventStream.read(dir + "/" + logs[0])
+        let deleted = lines.filter { $0["event"] as? String == "file_deleted" }.compactMap { $0["path"] as? String }
+        #expect(!deleted.isEmpty && deleted.allSatisfy { left.contains($0) == false }, "\(deleted)")
+        for name in deleted {
+            let closedAt = lines.firstIndex { $0["event"] as? String == "file_closed" && ($0["path"] as? String)?.hasSuffix("/" + name) == true }
+            let deletedAt = lines.firstIndex { $0["event"] as? String == "file_deleted" && $0["path"] as? String == name }
+            #expect(closedAt != nil && deletedAt != nil && closedAt! < deletedAt!, "\(name)")
+            #expect(out.stderr.contains("retention: deleted \(name) ("), "\(out.stderr)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Files on the wall clock (`--split-every`) in a real run, under the test clock
+/// (`JACKWAVE_TEST_CLOCK`: frame 0's time given, the clock then following the frames; see
+/// `RunClock` for why not `faketime`): pieces cut at the boundaries and named by them, joining
+/// sample-exact, across DST changes and a step of the clock.
+@Suite("Files on the wall clock, end to end", .serialized)
+struct WallClockEndToEndTests {
+    /// 2025-03-14 13:59:58 UTC.
+    static let beforeTwo = 1_741_960_798
+    /// Europe/Berlin's 2025 changes (01:00 UTC both).
+    static let springForward = 1_743_296_400
+    static let fallBack = 1_761_440_400
+
+    /// The sound files under `dir`, sorted by name.
+    func names(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
+    }
+
+    /// Each file is the test pattern unbroken, and each begins where the one before ends. A
+    /// file longer than `wholeUpTo` frames is checked at its first and last `wholeUpTo / 2`
+    /// and by its length (a frame lost or repeated inside would move its end's pattern).
+    func expectJoined(_ recordings: [Recording], _ names: [String], wholeUpTo: Int = 1_000_000,
+                      sourceLocation: SourceLocation = #_sourceLocation) {
+        for (i, rec) in recordings.enumerated() {
+            let k0 = TestPattern.phase(of: rec[0, 0])
+            let edge = wholeUpTo / 2
+            let checked = rec.frames <= wholeUpTo ? Array(0..<rec.frames) : Array(0..<edge) + Array((rec.frames - edge)..<rec.frames)
+            let mismatch = checked.first { rec[$0, 0] != TestPattern.value(frame: k0 + $0, channel: 0) }
+            #expect(mismatch == nil, "\(names[i]): pattern broken at frame \(mismatch ?? -1)", sourceLocation: sourceLocation)
+            guard i > 0 else { continue }
+            let a = recordings[i - 1]
+            #expect(TestPattern.phase(of: rec[0, 0]) == (TestPattern.phase(of: a[a.frames - 1, 0]) + 1) % 16384,
+                    "\(names[i - 1]) and \(names[i]) do not join", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a run across two hour boundaries writes three pieces named by the clock, cut at the boundaries, joining sample-exact")
+    func twoHourBoundaries() throws {
+        // An hour of audio in 9 s: a 1 kHz dummy server freewheeling, paced by the source at
+        // 400 times real time (jackwave's ring holds 600 s of audio: 1.5 s for its writer),
+        // then back at real time for the last second or two.
+        let server = try JackServer(sampleRate: 1000, period: 100)
+        let source = try server.startArmedSource(["--freewheel", "3603,400"], channels: 1)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let dir = temporaryDirectory()
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/air.wav", "-p", "src:out_1", "-c", "1", "--bits", "float", "--no-meter",
+                                               "--split-every", "1h", "--buffer", "600", "-d", "3606", "--events", dir + "/air.jsonl",
+                                               "--print-start"],
+                                server: server.name, environment: ["JACKWAVE_TEST_CLOCK": "\(Self.beforeTwo)"])
+        defer { run.signal(SIGKILL) }
+        #expect(run.waitForStderr("first frame at"), "\(run.stderrSoFar)")
+        source.signal(SIGUSR1)
+        #expect(waitUntil(timeout: 60) { source.stdoutSoFar.contains("freewheeled") || !run.isRunning }, "\(run.stderrSoFar)")
+        let out = run.finish(timeout: 60)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains(" 3606000 frames, 1 channel, 0 xruns, 0 dropped frames"), "\(out.stderr)")
+        let list = names(dir)
+        #expect(list == ["air-20250314-135958.wav", "air-20250314-140000.wav", "air-20250314-150000.wav"], "\(list)")
+        let recordings = try list.map { try Recording(dir + "/" + $0) }
+        #expect(recordings.map(\.frames) == [2000, 3_600_000, 4000])
+        expectJoined(recordings, list, wholeUpTo: 40000)
+        // The events say the same, on the run's timeline.
+        let closed = try EventStream.read(dir + "/air.jsonl").filter { $0["event"] as? String == "file_closed" }
+        #expect(closed.compactMap { $0["frame"] as? Int } == [2000, 3_602_000, 3_606_000])
+    }
+
+    @Test("DST in Europe/Berlin: spring forward cuts at the jump (01:59 CET, then 03:00 CEST); fall back cuts at the second 02:00",
+          arguments: ServerKind.allCases, [(springForward, ["0159CET.wav", "0300CEST.wav"]), (fallBack, ["0259CEST.wav", "0200CET.wav"])])
+    func daylightSaving(kind: ServerKind, change: (at: Int, names: [String])) throws {
+        let server = try kind.start()
+        let source = try server.startTestSource(channels: 1)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let dir = temporaryDirectory()
+        let out = try Run.jackwave(["--record", dir + "/dst.wav", "-p", "src:out_1", "-c", "1", "--bits", "float", "--no-meter",
+                                    "--split-every", "1h", "--name-pattern", "%H%M%Z.wav", "-d", "3"],
+                                   server: server.name,
+                                   environment: ["JACKWAVE_TEST_CLOCK": "\(change.at - 2)", "TZ": "Europe/Berlin"])
+        #expect(out.status == 0, "\(out.stderr)")
+        // Sorted by name, the second comes first: check by the time they were written.
+        let list = names(dir)
+        #expect(Set(list) == Set(change.names), "\(list)")
+        let recordings = try change.names.map { try Recording(dir + "/" + $0) }
+        #expect(recordings.first?.frames == 96000, "cut at the change, 2 s in")
+        expectJoined(recordings, change.names)
+    }
+
+    @Test("a step of the wall clock is reported, cuts at once, names the next piece by the new time, and loses no frame",
+          arguments: ServerKind.allCases)
+    func clockStep(kind: ServerKind) throws {
+        let server = try kind.start()
+        let source = try server.startTestSource(channels: 1)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let dir = temporaryDirectory()
+        // 10:15:00 UTC; from 1.5 s of audio on, the clock reads 90 minutes later.
+        let start = Self.beforeTwo - 13_498
+        let out = try Run.jackwave(["--record", dir + "/step.wav", "-p", "src:out_1", "-c", "1", "--bits", "float", "--no-meter",
+                                    "--split-every", "1h", "--utc", "-d", "4", "--events", dir + "/step.jsonl"],
+                                   server: server.name, environment: ["JACKWAVE_TEST_CLOCK": "\(start),+5400@1.5"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("the wall clock stepped +5400.000 s at "), "\(out.stderr)")
+        let list = names(dir)
+        try #require(list.count == 2, "\(list)")
+        let recordings = try list.map { try Recording(dir + "/" + $0) }
+        #expect(list[0] == "step-20250314-101500.wav")
+        // The second piece is named after the stepped clock's time of its first frame.
+        let second = start + 5400 + recordings[0].frames / 48000
+        let expected = String(format: "step-20250314-%02d%02d%02d.wav", second / 3600 % 24, second / 60 % 60, second % 60)
+        #expect(list[1] == expected)
+        #expect(recordings.map(\.frames).reduce(0, +) == 4 * 48000)
+        expectJoined(recordings, list)
+        let steps = try EventStream.read(dir + "/step.jsonl").filter { $0["event"] as? String == "clock_step" }
+        #expect(steps.count == 1 && steps.first?["seconds"] as? Double == 5400, "\(steps)")
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import JackwaveHost
+import JackwaveSoundFiles
+import Synchronization
+import Testing
+
+/// `--keep` and `--keep-space` with real files in a temporary folder: only jackwave's own
+/// files go, oldest first; a foreign or replaced file, the file being written and one waiting
+/// for its hook stay; the manifest is made and kept safely.
+@Suite("Retention")
+struct RetentionTests {
+    let dir: String = {
+        let path = NSTemporaryDirectory() + "jackwave-retention-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// A file made as jackwave makes one, `bytes` long, last written `ageDays` ago; listed.
+    func make(_ retention: Retention, _ relative: String, bytes: Int, ageDays: Double, now: Int) throws -> ExclusiveFile {
+        let file = try ExclusiveFile.create(under: dir, relative: relative)
+        try retention.record(file, created: WallClockTime(seconds: now - Int(ageDays * 86400), nanoseconds: 0))
+        let data = [UInt8](repeating: 7, count: bytes)
+        #expect(write(file.descriptor, data, data.count) == data.count)
+        close(file.descriptor)
+        retention.release(file.relativePath)
+        age(file.path, days: ageDays, now: now)
+        return file
+    }
+
+    func age(_ path: String, days: Double, now: Int) {
+        let t = time_t(now - Int(days * 86400))
+        var times = [timespec(tv_sec: t, tv_nsec: 0), timespec(tv_sec: t, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0)
+    }
+
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: dir + "/" + relative) }
+
+    static let now = 1_750_000_000
+
+    @Test("--keep deletes its own files older than the limit, oldest first, and removes the folders it made once empty")
+    func byAge() throws {
+        let deleted = Mutex<[String]>([])
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400)) { d in deleted.withLock { $0.append(d.path) } }
+        _ = try make(r, "2025-01-01/0000.flac", bytes: 100, ageDays: 40, now: Self.now)
+        _ = try make(r, "2025-01-01/0100.flac", bytes: 100, ageDays: 39, now: Self.now)
+        _ = try make(r, "2025-02-01/0000.flac", bytes: 100, ageDays: 10, now: Self.now)
+        let result = try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0))
+        #expect(result.map(\.path) == ["2025-01-01/0000.flac", "2025-01-01/0100.flac"])
+        #expect(deleted.withLock { $0 } == result.map(\.path))
+        #expect(!exists("2025-01-01"))
+        #expect(exists("2025-02-01/0000.flac"))
+        #expect(r.listedFiles == ["2025-02-01/0000.flac"])
+        if case let .age(seconds) = result[0].reason { #expect(seconds == 40 * 86400) } else { Issue.record("reason \(result[0].reason)") }
+    }
+
+    @Test("--keep-space deletes the oldest of its own files until the rest fits; a foreign file, even bigger, is never touched")
+    func bySpace() throws {
+        try Data(repeating: 1, count: 5000).write(to: URL(fileURLWithPath: dir + "/foreign.flac"))
+        age(dir + "/foreign.flac", days: 100, now: Self.now)
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(bytes: 2500)) { _ in }
+        for (i, name) in ["a.flac", "b.flac", "c.flac", "d.flac"].enumerated() {
+            _ = try make(r, name, bytes: 1000, ageDays: Double(4 - i), now: Self.now)
+        }
+        let result = try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0))
+        #expect(result.map(\.path) == ["a.flac", "b.flac"])
+        #expect(exists("foreign.flac") && exists("c.flac") && exists("d.flac"))
+        #expect(result.allSatisfy { $0.bytes == 1000 })
+    }
+
+    @Test("a file put in the place of one of its own (same name, another inode) is not deleted, and leaves the list")
+    func replaced() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        let file = try make(r, "old.flac", bytes: 10, ageDays: 5, now: Self.now)
+        unlink(file.path)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: file.path))
+        age(file.path, days: 5, now: Self.now)
+        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).isEmpty)
+        #expect(try String(contentsOfFile: file.path, encoding: .utf8) == "someone else's")
+        #expect(r.listedFiles.isEmpty)
+    }
+
+    @Test("a link put in the place of one of its own files is not followed: neither it nor its target goes")
+    func linkInPlace() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        let file = try make(r, "old.flac", bytes: 10, ageDays: 5, now: Self.now)
+        let target = dir + "/precious.flac"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
+        unlink(file.path)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: target)
+        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).isEmpty)
+        #expect(exists("precious.flac"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == target)
+    }
+
+    @Test("the file being written and one waiting for its hook are never deleted, whatever their age; released, they go")
+    func protectedFiles() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        let writing = try ExclusiveFile.create(under: dir, relative: "writing.flac")
+        try r.record(writing)  // protected until released
+        close(writing.descriptor)
+        age(writing.path, days: 9, now: Self.now)
+        let hooked = try make(r, "hooked.flac", bytes: 10, ageDays: 9, now: Self.now)
+        r.protect(hooked.relativePath)
+        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).isEmpty)
+        #expect(exists("writing.flac") && exists("hooked.flac"))
+        r.release("writing.flac")
+        r.release("hooked.flac")
+        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).map(\.path).sorted() == ["hooked.flac", "writing.flac"])
+    }
+
+    @Test("the manifest outlives the run: a new retention on the folder knows the earlier files and deletes them")
+    func manifestPersists() throws {
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+            _ = try make(r, "earlier.flac", bytes: 10, ageDays: 3, now: Self.now)
+        }
+        let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
+        #expect(manifest.hasPrefix("{\"jackwave_manifest\":1}\n") && manifest.contains("\"path\":\"earlier.flac\""))
+        var info = stat()
+        #expect(stat(dir + "/.jackwave-hall.manifest", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let again = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        #expect(try again.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).map(\.path) == ["earlier.flac"])
+        // No temporaries are left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".jackwave-hall.lock", ".jackwave-hall.manifest"])
+    }
+
+    @Test("two jackwaves cannot keep the same manifest; a manifest others may write, or a link in its place, is refused")
+    func unsafeManifests() throws {
+        do {
+            let first = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+            #expect(throws: RetentionError.self) { try Retention(root: dir, name: "hall", limits: RetentionLimits()) { _ in } }
+            withExtendedLifetime(first) {}
+        }
+        #expect(throws: Never.self) { _ = try Retention(root: dir, name: "hall", limits: RetentionLimits()) { _ in } }
+        chmod(dir + "/.jackwave-hall.manifest", 0o666)
+        #expect(throws: RetentionError.self) { try Retention(root: dir, name: "hall", limits: RetentionLimits()) { _ in } }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/.jackwave-studio.manifest", withDestinationPath: dir + "/elsewhere")
+        #expect(throws: RetentionError.self) { try Retention(root: dir, name: "studio", limits: RetentionLimits()) { _ in } }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/elsewhere"))
+    }
+
+    @Test("a manifest listing a path outside the folder is not jackwave's: refused, nothing deleted")
+    func escapingManifest() throws {
+        let victim = dir + "/../victim-\(UUID().uuidString)"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: victim))
+        let text = "{\"jackwave_manifest\":1}\n{\"created\":0,\"dev\":0,\"ino\":0,\"path\":\"../\(URL(fileURLWithPath: victim).lastPathComponent)\"}\n"
+        let fd = open(dir + "/.jackwave-hall.manifest", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        #expect(throws: RetentionError.self) { try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 1)) { _ in } }
+        #expect(FileManager.default.fileExists(atPath: victim))
+        unlink(victim)
+    }
+
+    @Test("--keep and --keep-space read ages and sizes with their units", arguments: [
+        ("30d", 2_592_000.0), ("12h", 43200), ("90m", 5400), ("2w", 1_209_600), ("3600s", 3600), ("1.5d", 129_600),
+    ])
+    func ages(text: String, seconds: Double) {
+        #expect(RetentionLimits.parseAge(text) == seconds)
+    }
+
+    @Test("sizes are powers of 1024; below 1 MiB, without a unit or negative is refused")
+    func sizes() {
+        #expect(RetentionLimits.parseSize("50G") == 50 << 30)
+        #expect(RetentionLimits.parseSize("500M") == 500 << 20)
+        #expect(RetentionLimits.parseSize("2TiB") == 2 << 40)
+        #expect(RetentionLimits.parseSize("1.5g") == 3 << 29)
+        for bad in ["50", "100K", "-1G", "G", "1e400G", "30d"] { #expect(RetentionLimits.parseSize(bad) == nil, "\(bad)") }
+        for bad in ["30", "0d", "-1d", "d", "1y"] { #expect(RetentionLimits.parseAge(bad) == nil, "\(bad)") }
+    }
+}
