@@ -8,6 +8,8 @@ struct FlatObject {
     var dbtp: [Double]?
     /// A gap row's seconds (`gap_seconds`), nil on a row of levels.
     var gapSeconds: Double?
+    /// The row's dropout count (`dropouts`), in a stream that counts them.
+    var dropouts: Double?
 
     static let loudnessKeys = LevelStreamFormatter.loudnessColumnNames
 
@@ -25,6 +27,7 @@ struct FlatObject {
     mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ v: Double) {
         if key.elementsEqual("frame".utf8) { frame = v } else if key.elementsEqual("time".utf8) { time = v } else if
             key.elementsEqual(LevelStreamFormatter.gapColumnName.utf8) { gapSeconds = v } else if
+            key.elementsEqual(LevelStreamFormatter.dropoutColumnName.utf8) { dropouts = v } else if
             let k = Self.loudnessKeys.firstIndex(where: { key.elementsEqual($0.utf8) }) { loudness[k] = v }
     }
 

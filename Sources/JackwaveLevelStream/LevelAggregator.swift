@@ -12,6 +12,9 @@ public struct LevelRow: Equatable, Sendable {
     /// A gap row (`--reconnect`): the wall-clock seconds the server was away before `frame`;
     /// such a row holds no levels. Nil for a row of levels.
     public var gapSeconds: Double? = nil
+    /// In a stream with a dropout column: the dropouts (on any input) that begin in the row's
+    /// frames, or in frames before it that no row holds. Nil elsewhere.
+    public var dropouts: Int? = nil
 
     public init(frame: Int64, peaks: [Float]) {
         self.frame = frame

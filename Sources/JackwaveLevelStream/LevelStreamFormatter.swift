@@ -12,6 +12,10 @@ import Glibc
 /// - JSON Lines: `"lufs_m":M,"lufs_s":S,"lufs_i":I,"lra":L,"dbtp":[T,…]` after `"peak"`.
 /// A row the analysis has no reading for holds `nan` (CSV) or `null` (JSON) there.
 ///
+/// With dropout detection (a recording, or `--loudness`), each row counts the dropouts that
+/// begin in it: CSV `dropouts` after `time` (and `take`, `gap_seconds`), JSON Lines
+/// `"dropouts":N` before `"peak"`.
+///
 /// `frame` is the row's first frame from the start of the run (the recording's frame
 /// index). `time` is `frame / sampleRate` with nine decimals: see `time(frame:sampleRate:)`.
 /// Peaks are linear and printed with Swift's shortest round-trip `Float` text, so parsing
@@ -28,6 +32,10 @@ public struct LevelStreamFormatter: Sendable {
     /// wall-clock seconds there and `nan` for every level (JSON Lines:
     /// `{"frame":F,"time":T,"gap_seconds":G}`). Never invented levels.
     public var gapColumn = false
+    /// Runs that detect dropouts: a `dropouts` column after `time`, `take` and `gap_seconds`
+    /// (CSV; 0 on a gap row) or a `"dropouts"` field (JSON Lines, not on a gap row): how many
+    /// dropouts, on any input, begin in the row.
+    public var dropoutColumn = false
     /// Whether rows carry the loudness columns.
     public let loudness: Bool
 
@@ -42,6 +50,8 @@ public struct LevelStreamFormatter: Sendable {
     public static let loudnessColumnNames = ["lufs_m", "lufs_s", "lufs_i", "lra"]
     /// The gap column's name (CSV) and field's (JSON Lines).
     public static let gapColumnName = "gap_seconds"
+    /// The dropout column's name (CSV) and field's (JSON Lines).
+    public static let dropoutColumnName = "dropouts"
     /// The per-channel true-peak columns' prefix (CSV).
     public static let truePeakPrefix = "dbtp_"
 
@@ -49,7 +59,8 @@ public struct LevelStreamFormatter: Sendable {
     public var header: String {
         switch format {
         case .csv:
-            (["frame", "time"] + (takeColumn ? ["take"] : []) + (gapColumn ? [Self.gapColumnName] : []) + channelNames
+            (["frame", "time"] + (takeColumn ? ["take"] : []) + (gapColumn ? [Self.gapColumnName] : [])
+             + (dropoutColumn ? [Self.dropoutColumnName] : []) + channelNames
              + (loudness ? Self.loudnessColumnNames + channelNames.map { Self.truePeakPrefix + $0 } : []))
                 .map(Self.csvField).joined(separator: ",") + "\n"
         case .jsonl: ""
@@ -65,6 +76,7 @@ public struct LevelStreamFormatter: Sendable {
             out += "\(row.frame),\(time)"
             if takeColumn { out += ",\(row.take ?? 0)" }
             if gapColumn { out += "," + (gap ?? "0") }
+            if dropoutColumn { out += ",\(row.dropouts ?? 0)" }
             for p in row.peaks {
                 out += ","
                 out += Self.number(gap == nil ? p : .nan, json: false)
@@ -78,6 +90,7 @@ public struct LevelStreamFormatter: Sendable {
             }
             out += "{\"frame\":\(row.frame),\"time\":\(time),"
             if takeColumn { out += "\"take\":\(row.take ?? 0)," }
+            if dropoutColumn { out += "\"\(Self.dropoutColumnName)\":\(row.dropouts ?? 0)," }
             out += "\"peak\":["
             for (i, p) in row.peaks.enumerated() {
                 if i > 0 { out += "," }

@@ -3,7 +3,8 @@ import Glibc
 
 /// Reading the CSV form of a level stream: a header `frame,time,<port names…>` (a name
 /// holding a comma or quote is quoted, RFC 4180), then one row `frame,time,peak1,peak2,…`
-/// per interval, all numbers.
+/// per interval, all numbers. Before the peaks, the columns a run adds: `take` (armed),
+/// `gap_seconds` (`--reconnect`) and `dropouts` (dropout detection), in that order.
 extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
     /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
@@ -14,6 +15,7 @@ extension LevelStreamReader {
         /// `gap_seconds` column after that: not channels, skipped (a gap row holds no levels).
         var hasTake = false
         var hasGap = false
+        var hasDropouts = false
         var rows = LevelStreamTable(channelNames: nil, channelCount: 0)
         var values: [Double] = []
         var fields: [UnsafeBufferPointer<UInt8>] = []
@@ -23,13 +25,21 @@ extension LevelStreamReader {
                 guard header.count >= 3, header[0] == "frame", header[1] == "time" else {
                     throw LevelStreamReadError("\(path): not a level stream (the first line must be frame,time,<ports…>)")
                 }
-                hasTake = header[2] == "take" && header.count >= 4
-                hasGap = header.count >= (hasTake ? 5 : 4) && header[hasTake ? 3 : 2] == LevelStreamFormatter.gapColumnName
-                let columns = try LoudnessHeader(Array(header.dropFirst(2 + (hasTake ? 1 : 0) + (hasGap ? 1 : 0))), path: path)
+                // Each optional column where it may stand, with at least one channel after it.
+                var next = 2
+                func optional(_ name: String) -> Bool {
+                    guard header.count > next + 1, header[next] == name else { return false }
+                    next += 1
+                    return true
+                }
+                hasTake = optional("take")
+                hasGap = optional(LevelStreamFormatter.gapColumnName)
+                hasDropouts = optional(LevelStreamFormatter.dropoutColumnName)
+                let columns = try LoudnessHeader(Array(header.dropFirst(next)), path: path)
                 try checkChannels(columns.channelNames.count, path: path, line: number)
                 names = columns.channelNames
                 rows = LevelStreamTable(channelNames: names, channelCount: columns.channelNames.count,
-                                        hasLoudness: columns.hasLoudness, maximumPeaks: maximumPeaks)
+                                        hasLoudness: columns.hasLoudness, hasDropouts: hasDropouts, maximumPeaks: maximumPeaks)
                 return
             }
             let width = channelNames.count + (rows.hasLoudness ? LoudnessHeader.extraColumns(channelNames.count) : 0)
@@ -39,6 +49,14 @@ extension LevelStreamReader {
             if hasGap && fields.count > 2 {
                 let gap = TextBytes.number(fields.remove(at: 2)) ?? 0
                 if gap > 0 { return }
+            }
+            var dropouts: Double?
+            if hasDropouts && fields.count > 2 {
+                let field = fields.remove(at: 2)
+                guard let n = TextBytes.number(field) else {
+                    throw LevelStreamReadError("\(place): dropouts '\(TextBytes.text(TextBytes.trimmed(field)))' is not a number")
+                }
+                dropouts = n
             }
             guard fields.count == width + 2 else {
                 throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(width + 2)")
@@ -56,6 +74,7 @@ extension LevelStreamReader {
                                 at: place, text: { TextBytes.text(TextBytes.trimmed(fields[$0])) })
                 if rows.hasLoudness { rows.appendLoudness(UnsafeBufferPointer(rebasing: v[(2 + channelNames.count)...])) }
             }
+            if let dropouts { try rows.appendDropouts(dropouts, at: place) }
         }
         guard names != nil else { throw LevelStreamReadError("\(path): the level stream is empty") }
         return rows

@@ -7,7 +7,7 @@
 /// With `maximumRows`, memory is bounded whatever the stream's length (a picture needs a few
 /// thousand bars, not a row per period of a week): when the table is full, neighbouring
 /// rows are merged in pairs (the first's frame and time, each channel's larger peak, the
-/// second's loudness, which is measured at the pair's end), and rows read after that are
+/// second's loudness, which is measured at the pair's end, the sum of their dropouts), and rows read after that are
 /// merged as many to one as the kept rows already are. `rowsRead` counts every row.
 public struct LevelStreamTable: Sendable, Equatable {
     /// The channels' names from a CSV header; nil for JSON Lines, which carries none.
@@ -26,6 +26,11 @@ public struct LevelStreamTable: Sendable, Equatable {
     /// Every row's loudness, when it has them; nil for a row whose columns were all empty
     /// (`nan`/`null`: no reading yet, or the analysis stopped).
     public internal(set) var loudness: [LoudnessColumns?] = []
+    /// Whether the stream counts dropouts per row (a `dropouts` column or field).
+    public let hasDropouts: Bool
+    /// Every kept row's dropout count (the sum of the rows merged into it), when the stream
+    /// has them.
+    public internal(set) var dropouts: [Int] = []
     /// The most rows kept (even; nil for all of them).
     public let maximumRows: Int?
     /// Rows of the stream each kept row stands for (1 until the table first filled up).
@@ -39,10 +44,12 @@ public struct LevelStreamTable: Sendable, Equatable {
 
     /// `maximumPeaks`: keep about that many peaks (`maximumRows` follows from the channels),
     /// nil to keep every row.
-    public init(channelNames: [String]?, channelCount: Int, hasLoudness: Bool = false, maximumPeaks: Int? = nil) {
+    public init(channelNames: [String]?, channelCount: Int, hasLoudness: Bool = false, hasDropouts: Bool = false,
+                maximumPeaks: Int? = nil) {
         self.channelNames = channelNames
         self.channelCount = channelCount
         self.hasLoudness = hasLoudness
+        self.hasDropouts = hasDropouts
         maximumRows = maximumPeaks.map { Self.rowBudget(channels: channelCount, peaks: $0) }
     }
 
@@ -61,6 +68,14 @@ public struct LevelStreamTable: Sendable, Equatable {
             : nil
         if loudness.count == frames.count { loudness[loudness.count - 1] = columns ?? loudness[loudness.count - 1] }
         else { loudness.append(columns) }
+    }
+
+    /// Keeps the dropout count of the row just appended; a merged row adds it to its own.
+    mutating func appendDropouts(_ count: Double, at place: String) throws(LevelStreamReadError) {
+        guard count >= 0, count == count.rounded(), count < 1e15 else {
+            throw LevelStreamReadError("\(place): dropouts '\(count)' is not a count")
+        }
+        if dropouts.count == frames.count { dropouts[dropouts.count - 1] += Int(count) } else { dropouts.append(Int(count)) }
     }
 
     /// Rows read.
@@ -115,11 +130,13 @@ public struct LevelStreamTable: Sendable, Equatable {
                 peaks[i * channelCount + c] = Self.larger(peaks[2 * i * channelCount + c], peaks[(2 * i + 1) * channelCount + c])
             }
             if hasLoudness { loudness[i] = loudness[2 * i + 1] ?? loudness[2 * i] }
+            if hasDropouts { dropouts[i] = dropouts[2 * i] + dropouts[2 * i + 1] }
         }
         frames.removeLast(frames.count - half)
         times.removeLast(times.count - half)
         peaks.removeLast(peaks.count - half * channelCount)
         if hasLoudness { loudness.removeLast(loudness.count - half) }
+        if hasDropouts { dropouts.removeLast(dropouts.count - half) }
         rowsPerKeptRow *= 2
     }
 

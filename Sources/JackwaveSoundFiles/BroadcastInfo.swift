@@ -20,18 +20,43 @@ public struct BroadcastInfo: Sendable, Equatable {
     public var version: Int16
 
     /// The chunk for a file whose first frame is frame `offset` (at `sampleRate`, the file's
-    /// rate) of a run whose frame 0 was at `start`. A later piece of a split recording
+    /// rate) of a run whose frame 0 arrived at `start`. A later piece of a split recording
     /// continues the first one's time reference exactly.
-    public init(start: WallClockTime, offset: Int64, sampleRate: Int) {
+    ///
+    /// With a `latency`, the date, the time and the time reference are those of the first
+    /// sample's capture at its source: `start` less the latency. The description says both,
+    /// and the latency (`jackwave: first frame at T; captured at T' (capture latency 256
+    /// frames at 48000 Hz)`), or why nothing was subtracted.
+    public init(start: WallClockTime, offset: Int64, sampleRate: Int, latency: CaptureLatencyStamp? = nil) {
         let first = start.adding(frames: offset, sampleRate: sampleRate)
-        description = "jackwave: first frame at \(first.iso8601)"
+        let captured = latency.map { start.adding(frames: -Int64($0.frames), sampleRate: $0.sampleRate) } ?? start
+        let capturedFirst = captured.adding(frames: offset, sampleRate: sampleRate)
+        var text = "jackwave: first frame at \(first.iso8601)"
+        if let latency {
+            text += latency.frames > 0 ? "; captured at \(capturedFirst.iso8601) (\(latency.note))" : "; \(latency.note)"
+        }
+        description = Self.cut(text, toBytes: Self.descriptionBytes)
         originator = "jackwave"
         originatorReference = ""
-        originationDate = first.localDate
-        originationTime = first.localTime
-        let zero = UInt64((start.secondsSinceLocalMidnight * Double(sampleRate)).rounded())
+        originationDate = capturedFirst.localDate
+        originationTime = capturedFirst.localTime
+        let zero = UInt64((captured.secondsSinceLocalMidnight * Double(sampleRate)).rounded())
         timeReference = zero + UInt64(offset)
         version = 2
+    }
+
+    /// The description field's size (EBU Tech 3285): 256 bytes, no terminator needed.
+    static let descriptionBytes = 256
+
+    /// `text` cut to at most `bytes` UTF-8 bytes on a character boundary, with "…" when cut.
+    static func cut(_ text: String, toBytes bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var kept = ""
+        for c in text {
+            if kept.utf8.count + String(c).utf8.count + "…".utf8.count > bytes { break }
+            kept.append(c)
+        }
+        return kept + "…"
     }
 
     /// EBU Tech 3285 v2's value for a loudness field that was not measured.
@@ -80,5 +105,20 @@ public struct BroadcastInfo: Sendable, Equatable {
         withUnsafeBytes(of: field) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
+    }
+}
+
+/// What a file's `bext` says of the capture latency: the frames subtracted from the first
+/// frame's arrival (at `sampleRate`, the server's), and a note for the description.
+public struct CaptureLatencyStamp: Sendable, Equatable {
+    public let frames: Int
+    public let sampleRate: Int
+    /// "capture latency 256 frames at 48000 Hz", or why nothing is subtracted.
+    public let note: String
+
+    public init(frames: Int, sampleRate: Int, note: String) {
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.note = note
     }
 }

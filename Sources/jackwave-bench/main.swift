@@ -6,7 +6,9 @@
 // same bytes into a destination as large as the audio ring: the least any recorder must do.
 //
 //   jackwave-bench [--quick] [--channels 2,16,64,256] [--frames 64,256,1024] [--engine-only]
-//                  [--calls N] [--armed]
+//                  [--calls N] [--armed] [--dropouts]
+//
+// --dropouts times the writer thread's dropout detection instead (DropoutBench.swift).
 //
 // --armed times only what arming adds (`--trigger`, `--transport` offline: no transport to
 // ask): record + peaks with and without the per-block record the take logic reads.
@@ -39,6 +41,8 @@ struct Options {
     var calls: Int? = nil
     /// Only the armed table (`--armed`).
     var armed = false
+    /// Only the dropout detection's table (`--dropouts`).
+    var dropouts = false
 }
 
 func parseOptions() -> Options {
@@ -60,6 +64,7 @@ func parseOptions() -> Options {
         case "--engine-only": o.engineOnly = true
         case "--calls": o.calls = list(args.popFirst())[0]
         case "--armed": o.armed = true
+        case "--dropouts": o.dropouts = true
         default:
             FileHandle.standardError.write(Data("usage: jackwave-bench [--quick] [--channels LIST] [--frames LIST] [--engine-only] [--calls N]\n".utf8))
             exit(2)
@@ -317,6 +322,10 @@ if options.engineOnly {
             print("\(channels) channels × \(frames) frames: \(format(t / Double(channels * frames))) ns per channel-frame")
         }
     }
+    exit(0)
+}
+if options.dropouts {
+    dropoutTable(options: options)
     exit(0)
 }
 if options.armed {

@@ -25,6 +25,12 @@
  *   --transport          SIGUSR1 starts the JACK transport, SIGUSR2 stops it; each time it
  *                        has stopped after rolling, says "rolled N": the frames of the
  *                        cycles in which jack_transport_query said Rolling.
+ *   --latency N          declare a capture latency of N frames on every port (a latency
+ *                        callback, jack_port_set_latency_range): the source as a sound card
+ *                        or a network link would state it. SIGUSR1 doubles it and asks JACK
+ *                        to recompute (jack_recompute_total_latencies), unless --transport
+ *                        or --freewheel take SIGUSR1; each time the callback has
+ *                        declared a new value it says "latency N".
  *
  * And for runs far longer than the test (the wall-clock tests' hours):
  *   --freewheel S,K      on SIGUSR1, puts the server in freewheel mode for S seconds of its
@@ -51,6 +57,10 @@ static long long bursts[MAX_BURSTS];
 static int burst_count;
 static int quiet_mode;
 static int transport_mode;
+/* --latency: the capture latency declared (frames), and the last one the callback set. */
+static volatile jack_nframes_t declared_latency;
+static volatile jack_nframes_t latency_set;
+static int latency_mode;
 /* Set by SIGUSR1 (bursts: start the schedule; transport: start) and SIGUSR2 (stop). */
 static volatile sig_atomic_t usr1, usr2;
 /* Process thread: the schedule's state; the frame at which it started (-1: not yet). */
@@ -151,6 +161,15 @@ static int process(jack_nframes_t n, void *arg) {
     return 0;
 }
 
+/* JACK's latency callback (its notification thread): states our ports' capture latency. */
+static void on_latency(jack_latency_callback_mode_t mode, void *arg) {
+    (void)arg;
+    if (mode != JackCaptureLatency) return;
+    jack_latency_range_t range = { declared_latency, declared_latency };
+    for (int c = 0; c < channels; c++) jack_port_set_latency_range(ports[c], JackCaptureLatency, &range);
+    latency_set = declared_latency;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: jackwave-testsource CHANNELS [CLIENT_NAME]\n");
@@ -165,6 +184,9 @@ int main(int argc, char **argv) {
     for (int a = 3; a < argc; a++) {
         if (strcmp(argv[a], "--transport") == 0) {
             transport_mode = 1;
+        } else if (strcmp(argv[a], "--latency") == 0 && a + 1 < argc) {
+            latency_mode = 1;
+            declared_latency = (jack_nframes_t)atol(argv[++a]);
         } else if (strcmp(argv[a], "--freewheel") == 0 && a + 1 < argc) {
             if (sscanf(argv[++a], "%lf,%lf", &freewheel_seconds, &pace) != 2 || freewheel_seconds <= 0 || pace <= 0) {
                 fprintf(stderr, "jackwave-testsource: --freewheel takes SECONDS,SPEED\n");
@@ -198,6 +220,7 @@ int main(int argc, char **argv) {
         }
     }
     jack_set_process_callback(client, process, NULL);
+    if (latency_mode) jack_set_latency_callback(client, on_latency, NULL);
     jack_set_freewheel_callback(client, on_freewheel, NULL);
     sample_rate = jack_get_sample_rate(client);
     if (jack_activate(client) != 0) {
@@ -216,12 +239,24 @@ int main(int argc, char **argv) {
     fflush(stdout);
     unsigned long long reported = 0;
     int said_start = 0, said_done = 0, said_rolls = 0;
+    jack_nframes_t said_latency = 0;
+    if (latency_mode) jack_recompute_total_latencies(client);
     /* --freewheel: the frame it ends at once started (0: not yet); done once back. */
     unsigned long long freewheel_end = 0;
     int freewheel_done = 0;
     for (;;) {
         /* Freewheeling, a millisecond is K of audio: look often, to end near its frame. */
         usleep(freewheel_end && !freewheel_done ? 1000 : 20000);
+        if (latency_mode && !transport_mode && pace <= 0 && usr1) {
+            usr1 = 0;
+            declared_latency *= 2;
+            jack_recompute_total_latencies(client);
+        }
+        if (latency_mode && latency_set != said_latency) {
+            said_latency = latency_set;
+            printf("latency %u\n", (unsigned)said_latency);
+            fflush(stdout);
+        }
         if (pace > 0 && usr1 && !freewheel_end) {
             usr1 = 0;
             freewheel_end = frame + (unsigned long long)(freewheel_seconds * sample_rate);

@@ -30,7 +30,8 @@ private func writeTestFile(_ path: String, frames: Int) throws -> [Float] {
 }
 
 /// The expected stream, computed the plain way: per interval of `interval` frames (or per
-/// block), the largest |sample| of every block that overlaps it.
+/// block), the largest |sample| of every block that overlaps it; no dropouts (the test
+/// file has none: no run of exact zeros, no block repeated).
 private func reference(_ samples: [Float], channels: Int, block: Int, interval: Int?) -> String {
     let frames = samples.count / channels
     var blockPeaks: [(start: Int, count: Int, peaks: [Float])] = []
@@ -42,9 +43,9 @@ private func reference(_ samples: [Float], channels: Int, block: Int, interval: 
         }
         blockPeaks.append((start, count, peaks))
     }
-    var out = "frame,time," + (1...channels).map { "in_\($0)" }.joined(separator: ",") + "\n"
+    var out = "frame,time,dropouts," + (1...channels).map { "in_\($0)" }.joined(separator: ",") + "\n"
     func row(_ frame: Int, _ peaks: [Float]) {
-        out += "\(frame),\(LevelStreamFormatter.time(frame: Int64(frame), sampleRate: 44100)),"
+        out += "\(frame),\(LevelStreamFormatter.time(frame: Int64(frame), sampleRate: 44100)),0,"
             + peaks.map(\.description).joined(separator: ",") + "\n"
     }
     guard let interval else {
@@ -93,6 +94,28 @@ struct LevelsCommandTests {
         let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any])
         #expect((last["frame"] as? NSNumber)?.intValue == 2048)
         #expect((last["peak"] as? [Any])?.count == 2)
+        #expect((last["dropouts"] as? NSNumber)?.intValue == 0)
+    }
+
+    @Test("levels counts a file's dropouts into the rows they begin in: a block of zeros and a repeated block")
+    func offlineDropouts() throws {
+        let dir = scratch()
+        let frames = 44100
+        var samples = (0..<frames).map { Float(0.5 * sin(2 * Double.pi * 997 * Double($0) / 44100)) }
+        for f in 10_000..<10_256 { samples[f] = 0 }                             // zeros, in the block of 9984
+        for f in 0..<256 { samples[80 * 256 + f] = samples[79 * 256 + f] }       // block 80 repeats block 79
+        let format = try #require(SoundFormat.forPath(dir + "/d.wav")?.formatWord(depth: .float))
+        let file = try SoundFile(writingTo: dir + "/d.wav", format: format, channels: 1, sampleRate: 44100)
+        #expect(samples.withUnsafeBufferPointer { file.write($0.baseAddress!, count: frames) } == frames)
+        file.close()
+        #expect(LevelsCommand.run([dir + "/d.wav", "--block", "256", "-o", dir + "/d.csv"]) == 0)
+        let rows = try String(contentsOfFile: dir + "/d.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",") }
+        let counted = rows.compactMap { row -> (frame: Int, count: Int)? in
+            guard let frame = Int(row[0]), let n = Int(row[2]), n > 0 else { return nil }
+            return (frame, n)
+        }
+        #expect(counted.map(\.frame) == [9984, 80 * 256] && counted.allSatisfy { $0.count == 1 }, "\(counted)")
     }
 
     @Test("A file that cannot be read is exit 2 and creates no output")

@@ -103,10 +103,10 @@ struct ArmedEndToEndTests {
         let out = try twoBursts()
         let firsts = [1, 2].map { n in Int64(firstFrame(ofTake: n, in: out.stderr) ?? -1) }
         let rows = out.stdout.split(separator: "\n")
-        #expect(rows.first == "frame,time,take,in_1")
+        #expect(rows.first == "frame,time,take,dropouts,in_1")
         let takeRows = rows.dropFirst().compactMap { line -> (frame: Int64, take: Int)? in
             let f = line.split(separator: ",")
-            guard f.count == 4, let frame = Int64(f[0]), let take = Int(f[2]) else { return nil }
+            guard f.count == 5, let frame = Int64(f[0]), let take = Int(f[2]) else { return nil }
             return (frame, take)
         }
         #expect(takeRows.first { $0.take == 1 }?.frame == firsts[0] + 24000)

@@ -7,11 +7,12 @@ import Testing
 /// in which every pair of features (tone, `--rate`, `--split`, `--trigger`, `--transport`,
 /// `--pre-roll`, `--reconnect` with a server restart, `--osc` with a marker and a split,
 /// `--loudness`, `--levels`, `--plot`, `--events`, `--on-close`, `--split-every` under the
-/// test clock, `--stream` to a private Icecast, `--silence`, an MP3 or Opus archive, jackd
-/// or PipeWire) meets in at least one run. Each run checks what it wrote: every file continuous (sample-exact
-/// against the test pattern, or the tone without a break), pieces joining where they should,
-/// the summary, the events, the level rows, the pictures and the hook's list agreeing with
-/// the files.
+/// test clock, `--stream` to a private Icecast, `--silence`, an MP3 or Opus archive, a source
+/// that declares a capture latency, jackd or PipeWire) meets in at least one run. Each run
+/// checks what it wrote: every file continuous (sample-exact against the test pattern, or
+/// the tone without a break), pieces joining where they should, the summary, the events, the
+/// level rows, the pictures and the hook's list agreeing with the files, each WAV file's bext
+/// saying the latency it subtracted, and no dropout counted on an unbroken stream.
 @Suite("Every option with every other: the pairwise matrix", .serialized)
 struct CombinationMatrixEndToEndTests {
     @Test("the matrix's runs cover every pair of features the constraints allow")
@@ -47,8 +48,16 @@ struct CombinationMatrixEndToEndTests {
         if m.osc {
             try send(port, "/jackwave/marker", "s", "one")
             #expect(run.waitForStderr("marker 1 (one) at"), "\(run.stderrSoFar)")
+            let piecesBefore = files(in: dir, m).count
             try send(port, "/jackwave/split")
             #expect(run.waitForStderr("OSC: split at"), "\(run.stderrSoFar)")
+            // The piece the split began holds a tenth of a second before anything cuts it (a
+            // restart right after would leave a piece of a few hundred frames, most of it the
+            // resampler's tail, which no join check can read).
+            #expect(waitUntil(timeout: 60) {
+                let list = files(in: dir, m)
+                return (list.count > piecesBefore && Recording.framesSoFar(list.last!) > m.fileRate / 10) || !run.isRunning
+            }, "\(run.stderrSoFar)")
         }
         let countBefore = files(in: dir, m).count
         if m.reconnect {
@@ -76,11 +85,17 @@ struct CombinationMatrixEndToEndTests {
     /// The test pattern's source (with `--transport`, also the transport's driver), or for
     /// a tone with `--transport` the driver alone; none for a bare tone.
     func startSource(_ m: MatrixRun, on server: any TestServer) throws -> Run.Running? {
-        switch (m.tone, m.arming) {
-        case (false, .transport): try server.startArmedSource(["--transport"], channels: 2)
-        case (false, _): try server.startTestSource(channels: 2)
-        case (true, .transport): try server.startArmedSource(["--transport"], channels: 1, name: "roller")
-        case (true, _): nil
+        let options = (m.arming == .transport ? ["--transport"] : []) + (m.declaredLatency.map { ["--latency", "\($0)"] } ?? [])
+        switch (m.tone, options.isEmpty) {
+        case (false, true): return try server.startTestSource(channels: 2)
+        case (false, false):
+            let source = try server.startArmedSource(options, channels: 2)
+            if let frames = m.declaredLatency, !source.waitForStdout("latency \(frames)") {
+                throw TestFailure("the source did not declare its latency: \(source.stdoutSoFar)")
+            }
+            return source
+        case (true, false): return try server.startArmedSource(options, channels: 1, name: "roller")
+        case (true, true): return nil
         }
     }
 
@@ -168,6 +183,41 @@ struct CombinationMatrixEndToEndTests {
         }
         // The feed is never silent for 0.3 s (a restart's gap is no silence): no false alarm.
         if m.silence { #expect(!out.stderr.contains("dead air"), "\(out.stderr)") }
+        try checkLatency(m, paths: paths, out: out)
+        try checkDropouts(m, dir: dir, out: out, source: source)
+    }
+
+    /// Each WAV file's bext says the latency its time subtracts (the source's declared one,
+    /// or none known), and so does the summary (which says what the bext does only when the
+    /// files have one: a lossy archive has none).
+    func checkLatency(_ m: MatrixRun, paths: [String], out: Run.Output) throws {
+        for path in paths where !m.lossy {
+            let info = try #require(try SoundFile(readingFrom: path).broadcastInfo)
+            let note = m.declaredLatency.map { "(capture latency \($0) frames at 48000 Hz)" }
+                ?? "; capture latency unknown: none declared upstream, not subtracted"
+            #expect(info.description.hasSuffix(note), "\(path): \(info.description)")
+        }
+        let inputs = m.tone ? "in_1" : "in_1, in_2"
+        let line = m.declaredLatency.map { "capture latency \($0) frames (10.000 ms) on \(inputs)" + (m.lossy ? "\n" : ": subtracted") }
+            ?? "capture latency of \(inputs): none declared upstream, so unknown"
+        #expect(out.stderr.contains(line), "\(out.stderr)")
+    }
+
+    /// The dropouts counted: none on a stream the server did not break, and the same number
+    /// in the summary, the events and the level stream's rows.
+    func checkDropouts(_ m: MatrixRun, dir: String, out: Run.Output, source: Run.Running?) throws {
+        let total = try #require(out.stderr.firstMatch(of: #/, (\d+) dropouts?/#).flatMap { Int($0.1) }, "\(out.stderr)")
+        if !m.server.brokeStream(stderr: out.stderr, source: source) { #expect(total == 0, "\(out.stderr)") }
+        if m.events {
+            let events = try EventStream.read(dir + "/m.jsonl").filter { $0["event"] as? String == "dropout" }
+            #expect(events.count == total, "\(events)")
+        }
+        if m.levelStream {
+            let rows = try String(contentsOfFile: dir + "/m.csv", encoding: .utf8).split(separator: "\n")
+                .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            let column = try #require(rows.first?.firstIndex(of: "dropouts"), "\(rows.first ?? [])")
+            #expect(rows.dropFirst().compactMap { Int($0[column]) }.reduce(0, +) == total)
+        }
     }
 
     /// Each file holds an unbroken signal, and where the pieces of one take (or of an
@@ -238,6 +288,10 @@ struct CombinationMatrixEndToEndTests {
         #expect(kinds.last == "stopped" && lines.last?["exit_code"] as? Int == 0, "\(kinds)")
         if m.armed { #expect(kinds.contains("trigger"), "\(kinds)") }
         if m.reconnect { #expect(kinds.contains("server_lost") && kinds.contains("server_back"), "\(kinds)") }
+        // Each connection's start tells every input's latency.
+        let latency = lines.filter { $0["event"] as? String == "latency" }
+        #expect(latency.count == (m.tone ? 1 : 2) * (m.reconnect ? 2 : 1), "\(latency)")
+        #expect(latency.allSatisfy { $0["max_frames"] as? Int == m.declaredLatency ?? 0 }, "\(latency)")
         if m.osc { #expect(kinds.filter { $0 == "marker" }.count == 1, "\(kinds)") }
         if m.loudness && (m.numbered || m.armed) {
             #expect(kinds.filter { $0 == "file_loudness" }.count == paths.count, "\(kinds)")

@@ -224,7 +224,8 @@ struct FilesEndToEndTests {
         let iso = String(line.dropFirst("jackwave: first frame at ".count))
         #expect(iso.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$"#, options: .regularExpression) != nil, "\(iso)")
         let info = try #require(try SoundFile(readingFrom: path).broadcastInfo)
-        #expect(info.description == "jackwave: first frame at \(iso)")
+        // Nothing connected (--manual): no latency is known, and the description says so.
+        #expect(info.description == "jackwave: first frame at \(iso); capture latency unknown: no input connected at the start")
         #expect(iso.hasPrefix(info.originationDate + "T" + info.originationTime))
     }
 

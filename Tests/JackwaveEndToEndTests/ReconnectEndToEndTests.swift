@@ -42,9 +42,10 @@ struct ReconnectEndToEndTests {
         // The events tell the same story, frame for frame.
         let lines = try EventStream.read(events)
         let kinds = EventStream.course(lines)
-        #expect(kinds == ["started", "file_opened", "file_closed", "server_lost", "server_back",
-                          "started", "file_opened", "file_closed", "server_lost", "server_back",
-                          "started", "file_opened", "file_closed", "stopped"], "\(kinds)")
+        // Each connection's start tells its two inputs' latency (the test source declares none).
+        #expect(kinds == ["started", "latency", "latency", "file_opened", "file_closed", "server_lost", "server_back",
+                          "started", "latency", "latency", "file_opened", "file_closed", "server_lost", "server_back",
+                          "started", "latency", "latency", "file_opened", "file_closed", "stopped"], "\(kinds)")
         let closed = lines.filter { $0["event"] as? String == "file_closed" }
         #expect(closed.compactMap { $0["frames"] as? Int } == recordings.map(\.frames))
         let ends = recordings.map(\.frames).reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) }

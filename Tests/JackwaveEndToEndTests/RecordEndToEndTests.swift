@@ -45,7 +45,7 @@ struct RecordEndToEndTests {
         #expect(try Recording(path).frames == 59259)  // 1.23456 × 48000 = 59258.88
     }
 
-    @Test("the summary line states file, seconds, frames, channels, xruns and drops", arguments: ServerKind.allCases)
+    @Test("the summary line states file, seconds, frames, channels, xruns, drops and dropouts", arguments: ServerKind.allCases)
     func summaryLine(on kind: ServerKind) throws {
         let server = try kind.start()
         let path = dir + "/summary.wav"
@@ -55,7 +55,7 @@ struct RecordEndToEndTests {
         // may report one during a run, so only its form is fixed here. Frames and drops are
         // jackwave's own and must be exact.
         let line = run.stderr.split(separator: "\n").first { $0.hasPrefix("jackwave: recorded ") }.map(String.init) ?? ""
-        let pattern = #/jackwave: recorded (.+): 0\.500 s, 24000 frames, 2 channels, \d+ xruns, 0 dropped frames/#
+        let pattern = #/jackwave: recorded (.+): 0\.500 s, 24000 frames, 2 channels, \d+ xruns, 0 dropped frames, 0 dropouts/#
         let match = line.wholeMatch(of: pattern)
         #expect(match?.1 == path[...], "\(run.stderr)")
     }

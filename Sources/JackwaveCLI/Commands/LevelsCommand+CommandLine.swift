@@ -15,7 +15,9 @@ extension LevelsCommand {
         argument: file,
         sections: [OptionSection("Options", options + [.helpOption])],
         footer: [
-            "With --block equal to a recording's JACK period, the stream is byte for byte the",
+            "Each row counts the dropouts that begin in it (exact zeros or a repeated block",
+            "where the signal was: see jackwave's docs on recording across machines). With",
+            "--block equal to a recording's JACK period, the stream is byte for byte the",
             "recording's live --levels. Exit codes: 0 done, 1 the output could not be written,",
             "2 bad usage or a FILE that cannot be read (and then no output is created).",
         ])

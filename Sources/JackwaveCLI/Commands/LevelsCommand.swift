@@ -5,8 +5,10 @@ import JackwaveSoundFiles
 
 /// `jackwave levels FILE`: a sound file's level stream, computed offline with the live
 /// path's own pieces (`Interleave.deinterleave`, `Peak.of`, `LevelAggregator`,
-/// `LevelStreamFormatter`), block by block from frame 0. With `--block` equal to the JACK
-/// period of a live recording, its output is byte for byte the recording's live `--levels`.
+/// `DropoutDetector` and `DropoutRowCounter`, `LevelStreamFormatter`), block by block from
+/// frame 0, the block standing for the JACK period (a repeated period is a dropout). With
+/// `--block` equal to the JACK period of a live recording, its output is byte for byte the
+/// recording's live `--levels`, dropout counts included.
 enum LevelsCommand {
     /// 1024 frames: jackd's own default period, so without `--block` the offline stream
     /// lines up with a recording made on a server left at its defaults.
@@ -54,9 +56,10 @@ enum LevelsCommand {
                 return 2
             }
         }
-        let formatter = LevelStreamFormatter(
+        var formatter = LevelStreamFormatter(
             format: LevelStreamFormat.forPath(o.output, explicit: o.format),
             sampleRate: file.sampleRate, channelNames: (1...file.channels).map { "in_\($0)" })
+        formatter.dropoutColumn = true
         let writer: LevelStreamWriter
         do throws(LevelStreamError) {
             writer = try LevelStreamWriter(path: o.output, formatter: formatter, policy: o.force ? .replace : .new, option: "-o")
@@ -77,7 +80,8 @@ enum LevelsCommand {
     }
 
     /// Reads `file` to the end in blocks of `blockFrames` (the last may be shorter), feeds
-    /// each block's per-channel peaks to the aggregator and the rows to the writer.
+    /// each block's per-channel peaks to the aggregator and its frames to the dropout
+    /// detector, and the rows to the writer once the detector has passed their end.
     /// Returns the writer's failure, if any.
     static func stream(_ file: SoundFile, blockFrames n: Int, aggregator: inout LevelAggregator,
                        to writer: LevelStreamWriter) -> String? {
@@ -93,6 +97,22 @@ enum LevelsCommand {
         var peaks = [Float](repeating: 0, count: channels)
         var rows: [LevelRow] = []
         var frame: Int64 = 0
+        var detector = DropoutDetector(channels: channels, thresholds: .default(sampleRate: file.sampleRate, period: n),
+                                       listLimit: 0)
+        var dropouts = DropoutRowCounter()
+        let interval = aggregator.intervalFrames.map(Int64.init)
+        // Rows wait here, with their ends, until the detector has passed them.
+        var held: [(row: LevelRow, end: Int64)] = []
+        func release(upTo settled: Int64) {
+            let ready = held.prefix { $0.end <= settled }.count
+            guard ready > 0 else { return }
+            writer.append(held.prefix(ready).map { row, end in
+                var counted = row
+                counted.dropouts = dropouts.take(before: end)
+                return counted
+            })
+            held.removeFirst(ready)
+        }
         while true {
             // Fill the whole block, so a short read never shifts the block grid.
             var got = 0
@@ -104,15 +124,19 @@ enum LevelsCommand {
             if got == 0 { break }
             Interleave.deinterleave(interleaved, channels: channels, frames: got, into: planes)
             for c in 0..<channels { peaks[c] = Peak.of(planes[c], count: got) }
+            let found = detector.feed(UnsafeBufferPointer(start: interleaved, count: got * channels), frames: got)
+            dropouts.add(found.map(\.frame))
             aggregator.add(startFrame: frame, frameCount: got, peaks: peaks, into: &rows)
             frame += Int64(got)
-            writer.append(rows)
+            held += rows.map { row in (row, min(frame, interval.map { row.frame + $0 } ?? frame)) }
             rows.removeAll(keepingCapacity: true)
+            release(upTo: detector.settledFrame)
             if writer.pendingCount >= flushBytes, let failure = writer.flush() { return failure }
             if got < n { break }
         }
         aggregator.finish(into: &rows)
-        writer.append(rows)
+        held += rows.map { ($0, .max) }
+        release(upTo: .max)
         return writer.flush()
     }
 }

@@ -108,6 +108,16 @@ public final class JackClient {
         _ = jack_set_port_connect_callback(handle, callback, context)
     }
 
+    /// `jack_set_latency_callback`.
+    public func setLatencyCallback(_ callback: JackLatencyCallback, context: UnsafeMutableRawPointer) {
+        _ = jack_set_latency_callback(handle, callback, context)
+    }
+
+    /// `jack_set_port_registration_callback`.
+    public func setPortRegistrationCallback(_ callback: JackPortRegistrationCallback, context: UnsafeMutableRawPointer) {
+        _ = jack_set_port_registration_callback(handle, callback, context)
+    }
+
     /// `jack_on_info_shutdown`.
     public func setShutdownCallback(_ callback: JackInfoShutdownCallback, context: UnsafeMutableRawPointer) {
         jack_on_info_shutdown(handle, callback, context)
@@ -142,6 +152,17 @@ public final class JackClient {
     public func portName(id: jack_port_id_t) -> String? {
         guard let port = jack_port_by_id(handle, id), let cName = jack_port_name(port) else { return nil }
         return String(cString: cName)
+    }
+
+    /// `jack_port_by_name`: whether a port of that full name is registered now.
+    public func portExists(_ name: String) -> Bool { jack_port_by_name(handle, name) != nil }
+
+    /// `jack_port_by_name`, then `jack_port_get_latency_range(JackCaptureLatency)`: what the
+    /// port (any client's) declares as the time since its audio was captured; nil if no port
+    /// has that name.
+    public func captureLatency(ofPortNamed name: String) -> DeclaredLatency? {
+        guard let port = jack_port_by_name(handle, name) else { return nil }
+        return JackPort(handle: port).declaredLatency(.capture)
     }
 
     /// `jack_port_is_mine`.

@@ -11,13 +11,17 @@ import JackwaveLevelStream
 /// server was away), never invented levels, and the next connection's rows go on from where
 /// the last one's frames ended, their intervals counted from there.
 ///
+/// With dropout detection, each row counts the dropouts that begin in it; rows then wait
+/// (as armed rows wait for their take) until the writer's detection has passed their end
+/// (`LevelPipeline+Dropouts`).
+///
 /// Each `drain` takes every block the callback has published, formats the rows they
 /// complete and writes them with one `write(2)`; each `tick` lets the meter draw a frame if
 /// one is due. Main thread only.
 public final class LevelPipeline {
     /// The stream's write failure, once there is one (the run then stops with exit 1).
     public internal(set) var failure: String?
-    private let sampleRate: Int
+    let sampleRate: Int
     private let channels: Int
     let stream: LevelStreamWriter?
     private let intervalFrames: Int?
@@ -36,16 +40,20 @@ public final class LevelPipeline {
     /// Rows waiting for their loudness, and where each row of `rows` ends.
     var joiner: LoudnessRowJoiner?
     var rowEnds: [Int64] = []
+    /// The run's dropouts, whose frames label the rows (`LevelPipeline+Dropouts`), and what
+    /// counts them into the rows.
+    let dropouts: DropoutLedger?
+    var dropoutRows = DropoutRowCounter()
     /// The end of the latest block, the last row's end at the close.
-    private var lastBlockEnd: Int64 = 0
+    private(set) var lastBlockEnd: Int64 = 0
     private var closed = false
 
     /// Consumes blocks of `channels` peaks at `sampleRate`: rows for `stream` (one per
     /// block, or one per `intervalFrames`), blocks for `display`. At least one of them.
     /// With `loudness`, its readings go to the display and onto the rows; with `takes`, rows
-    /// are labelled with their take.
+    /// are labelled with their take; with `dropouts`, with the dropouts that begin in them.
     public init(channels: Int, sampleRate: Int, stream: LevelStreamWriter?, intervalFrames: Int?,
-                display: LevelDisplay?, loudness: LoudnessFeed?, takes: TakeLedger?) {
+                display: LevelDisplay?, loudness: LoudnessFeed?, takes: TakeLedger?, dropouts: DropoutLedger? = nil) {
         precondition(channels > 0 && (stream != nil || display != nil))
         self.sampleRate = sampleRate
         self.channels = channels
@@ -57,6 +65,7 @@ public final class LevelPipeline {
         self.display = display
         self.loudness = loudness
         self.takes = takes
+        self.dropouts = stream == nil ? nil : dropouts
         if let loudness, stream != nil {
             joiner = LoudnessRowJoiner(readingFrames: loudness.readingFrames,
                                        holdLimitFrames: Self.loudnessHoldSeconds * loudness.sampleRate)
@@ -76,6 +85,21 @@ public final class LevelPipeline {
         writeRows()
     }
 
+    /// Whether blocks wait in `pending` before they become rows: until the writer has decided
+    /// their take, or looked at them for dropouts.
+    private var rowsWait: Bool { stream != nil && (takes != nil || dropouts != nil) }
+
+    /// The frame before which rows may leave `pending`: what both the takes and the dropout
+    /// detection have decided; nil when rows do not wait.
+    private var decidedFrame: Int64? {
+        switch (takes?.decidedFrames.load(ordering: .acquiring), dropoutLimit) {
+        case let (t?, d?): min(t, d)
+        case let (t?, nil): t
+        case let (nil, d?): d
+        case (nil, nil): nil
+        }
+    }
+
     /// Takes every block `engine`'s callback has published (its frames from `timelineBase`
     /// on the run's timeline); returns a failure message if the stream could not be written.
     /// `report` gets a line for each run of lost blocks.
@@ -90,7 +114,7 @@ public final class LevelPipeline {
                 let frames = Int(records[0].frameCount)
                 for c in 0..<channels { peaks[c] = records[c].peak }
                 if let lost = gaps.check(startFrame: start, frameCount: frames) { lostLines.append(lost) }
-                if stream != nil && takes != nil {
+                if rowsWait {
                     pending.append((start, frames, peaks))
                 } else if stream != nil {
                     let before = rows.count
@@ -102,7 +126,10 @@ public final class LevelPipeline {
             }
         }
         ring.commitRead(regions.count)
-        releaseDecided(upTo: takes.map { $0.decidedFrames.load(ordering: .acquiring) })
+        // The limit before the dropouts it covers: every dropout before it is in the ledger.
+        let decided = decidedFrame
+        takeDropouts()
+        releaseDecided(upTo: decided)
         pollLoudness()
         writeRows()
         for line in lostLines { report(line) }
@@ -125,6 +152,7 @@ public final class LevelPipeline {
             let before = rows.count
             aggregator.finish(into: &rows)
             noteEnds(from: before, blockEnd: lastBlockEnd)
+            countDropouts(from: before, blockEnd: .max)
             labelTakes()
             writeRows()
         }
@@ -153,6 +181,7 @@ public final class LevelPipeline {
             let before = rows.count
             aggregator.add(startFrame: block.start, frameCount: block.frames, peaks: block.peaks, into: &rows)
             noteEnds(from: before, blockEnd: block.start + Int64(block.frames))
+            countDropouts(from: before, blockEnd: block.start + Int64(block.frames))
             used += 1
         }
         pending.removeFirst(used)

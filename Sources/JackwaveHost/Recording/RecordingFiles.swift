@@ -60,9 +60,10 @@ public final class RecordingFiles: @unchecked Sendable {
     /// frames of the piece before it in this segment (0 at a segment's start).
     var leadIn: Int64 = 0
     var lastPieceFrames: Int64 = 0
-    /// This connection's frame 0: its wall-clock time (for `bext`) and its place on the run's
-    /// timeline. Set by the main thread before each connection's writer starts.
-    private let origin = Mutex<(start: WallClockTime?, timelineBase: Int64)>((nil, 0))
+    /// This connection's frame 0: its wall-clock time and the inputs' capture latency (for
+    /// `bext`), and its place on the run's timeline. Set by the main thread before each
+    /// connection's writer starts.
+    private let origin = Mutex<(start: WallClockTime?, latency: CaptureLatencyStamp?, timelineBase: Int64)>((nil, nil, 0))
     /// A cut asked for from outside (`/jackwave/split`): the frame of this connection's
     /// stream where the next file begins; -1 for none. Stored by the remote-control thread,
     /// read and cleared by the writer (relaxed: a lone value, cleared by compare-exchange so
@@ -102,13 +103,18 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Sets this connection's frame 0: its wall-clock time and its place on the run's
     /// timeline. Main thread, before the connection's writer starts (or the time as it starts).
     public func setOrigin(start: WallClockTime?, timelineBase: Int64) {
-        origin.withLock { $0 = (start, timelineBase) }
+        origin.withLock { $0 = (start, nil, timelineBase) }
     }
 
-    /// The wall-clock time of this connection's frame 0, once known: on the wall clock
-    /// (`--split-every`), the connection's cuts start from it.
-    public func setStart(_ start: WallClockTime) {
-        origin.withLock { $0.start = start }
+    /// The wall-clock time of this connection's frame 0, once known, and the capture latency
+    /// its files' `bext` time subtracts (read at the same moment; a later change moves no
+    /// stamp, so that the pieces of a recording go on exactly from one to the next). On the
+    /// wall clock (`--split-every`), the connection's cuts start from it.
+    public func setStart(_ start: WallClockTime, latency: CaptureLatencyStamp? = nil) {
+        origin.withLock {
+            $0.start = start
+            $0.latency = latency
+        }
         if let plan = spec.clock {
             clockCuts.withLock { $0 = WallClockCuts(boundaries: plan.boundaries, sampleRate: spec.inputRate, start: start) }
         }
@@ -267,7 +273,7 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Before a file's first frame (its lead-in's, with `--overlap`): its `bext` chunk, and
     /// the observer told.
     func begin(_ file: SoundFile, leadIn: Int64) {
-        let (start, _) = origin.withLock { ($0.start, $0.timelineBase) }
+        let (start, latency) = origin.withLock { ($0.start, $0.latency) }
         let firstInSegment = segmentFileFrames - leadIn
         let first = timelineFrame(segmentFileFrame: firstInSegment)
         let record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
@@ -276,7 +282,8 @@ public final class RecordingFiles: @unchecked Sendable {
         observer?.fileStarted(record)
         guard spec.format.carriesBroadcastInfo else { return }
         let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + firstInSegment
-        file.setBroadcastInfo(BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate))
+        file.setBroadcastInfo(BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate,
+                                            latency: latency))
     }
 
     /// Opens the next file as `current`, with its lead-in written when `--overlap` asks;

@@ -7,9 +7,9 @@ import JackwaveSoundFiles
 import Synchronization
 
 /// The non-realtime thread that drains the audio ring into the recording's files, and hands
-/// a copy of every frame to the live loudness analysis, the live stream and the alarms.
-/// Without files (`--loudness` while only metering, `--stream` or `--silence` alone) it drains
-/// the ring for them alone.
+/// every frame to the live loudness analysis, the live stream, the alarms and the dropout
+/// detection. Without files (`--loudness` while only metering, `--stream` or `--silence`
+/// alone) it drains the ring for them alone.
 ///
 /// It hands the ring's regions to the pipeline (which writes them without a copy unless it
 /// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
@@ -95,17 +95,22 @@ public final class RecordingWriter: @unchecked Sendable {
     /// the run's timeline from `timelineBase` (this connection's frame 0).
     let alarms: SignalAlarms?
     let timelineBase: Int64
+    /// The connection's dropout detection, shown every frame taken from the ring (what the
+    /// sources delivered); the silence written for dropped frames is skipped, not shown.
+    let dropouts: DropoutCounter?
 
     /// A writer for `pipeline`'s files (or for `loudness`, `stream` or `alarms` alone), fed by
     /// `ring` (width = the channels) and `drops`, at the server's `inputRate`.
     public init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
                 messages: MessageQueue, loudness: LoudnessFeed?, stream: StreamFeed? = nil, alarms: SignalAlarms? = nil,
-                timelineBase: Int64 = 0, takes: TakeController?, stallMicroseconds: UInt32 = 0) {
+                timelineBase: Int64 = 0, takes: TakeController?, dropouts: DropoutCounter? = nil,
+                stallMicroseconds: UInt32 = 0) {
         precondition(pipeline != nil || loudness != nil || stream != nil || alarms != nil)
         self.pipeline = pipeline
         self.stream = stream
         self.alarms = alarms
         self.timelineBase = timelineBase
+        self.dropouts = dropouts
         self.takes = takes
         self.ring = ring
         self.drops = drops
@@ -248,11 +253,14 @@ public final class RecordingWriter: @unchecked Sendable {
         if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
         stream?.offer(r.first, count: r.firstCount)
         if r.secondCount > 0 { stream?.offer(r.second, count: r.secondCount) }
+        dropouts?.feed(r.first, frames: r.firstCount)
+        if r.secondCount > 0 { dropouts?.feed(r.second, frames: r.secondCount) }
         ring.commitRead(r.count)
         return r.count
     }
 
     private func writeSilence(frames: Int64) {
+        dropouts?.skip(frames: Int(frames))
         var left = frames
         while left > 0 && !failed.load(ordering: .relaxed) {
             let n = Int(min(left, Int64(zeroFrames)))

@@ -18,6 +18,10 @@ final class ClientRun {
     let signals = EngineSignals()
     let engine: RealtimeEngine
     let notifications: JackNotifications
+    /// The inputs' capture latency, read at frame 0 and after each latency callback.
+    let latencyWatch: LatencyWatch
+    /// Connects planned sources again when their ports come back.
+    let reconnector: SourceReconnector
     let writer: RecordingWriter?
     /// Armed: the take logic the writer runs.
     let takes: TakeController?
@@ -81,6 +85,9 @@ final class ClientRun {
                                               observer.connection(from: from, to: to, connected: connected,
                                                                   streamFrame: signals.streamFrames.load(ordering: .relaxed))
                                           })
+        latencyWatch = LatencyWatch(client: client, inputs: ports.inputs)
+        reconnector = SourceReconnector(plan: ports.plan, inputs: ports.inputs, client: client, notifications: notifications,
+                                        messages: parts.messages, observer: observer, signals: signals)
         var pipeline: RecordingPipeline?
         if let files = parts.files {
             do throws(RecordingSetupError) { pipeline = try RecordingPipeline(files: files) } catch {
@@ -97,6 +104,10 @@ final class ClientRun {
             writer = RecordingWriter(pipeline: pipeline, ring: ring, drops: engine.dropRing, inputRate: rate,
                                      messages: parts.messages, loudness: parts.loudness, stream: parts.stream?.feed,
                                      alarms: parts.alarms, timelineBase: timelineBase, takes: takes,
+                                     dropouts: parts.dropouts.map {
+                                         DropoutCounter(ledger: $0, timelineBase: timelineBase,
+                                                        thresholds: .default(sampleRate: rate, period: client.bufferSize))
+                                     },
                                      stallMicroseconds: writerStallMicroseconds)
         } else {
             writer = nil
@@ -128,6 +139,7 @@ final class ClientRun {
     func run(_ ui: RunFrontEnd, control: RunControl, onActivated: () -> Void,
              onStart: (WallClockTime) -> Void) -> ClientRunEnd {
         notifications.install()
+        latencyWatch.install()
         let context = Unmanaged.passUnretained(engine).toOpaque()
         parts.files?.setOrigin(start: nil, timelineBase: timelineBase)
         parts.observer.beginConnection(timelineBase: timelineBase)
@@ -151,18 +163,24 @@ final class ClientRun {
             Self.ownConnection(engine.ownOutputFeeds, inputs: inputNames, outputs: outputNames, from: from, to: to, connected: true)
         }
         for input in ports.plan.unconnectedInputs { ui.say("\(input) is not connected: it records silence until you connect it") }
+        reconnector.begin()
+        // What the sources declare, read before frame 0: the files' stamp subtracts it.
+        let latency = parts.latency.started(InputLatencies(names: ports.inputs.map(\.shortName), ranges: latencyWatch.read()))
+        if let line = latency.line { ui.say(line) }
         // Frame 0 is the first cycle that sees this store: the clock is read just before it.
         // That cycle starts within a period, and its buffer was captured during the period
-        // before it, so the time is right to about one period (plus capture latency).
+        // before it, so the time is right to about one period; the capture latency the
+        // sources declare is subtracted for the files' `bext` time.
         let start = parts.clock.reading(atFrame: timelineBase, sampleRate: parts.sampleRate)
         startTime = start
-        parts.files?.setStart(start)
+        parts.files?.setStart(start, latency: latency.stamp)
         control.attach(controlled)
         // The connections above are complete (jack_connect waits for the server), so the
         // first cycle that sees this store already hears them. `.releasing`: see EngineSignals.
         signals.started.store(true, ordering: .releasing)
         onStart(start)
         parts.events?.emit(.started, frame: timelineBase)
+        parts.latency.announce(frame: timelineBase)
 
         let (ending, handledInterrupts) = mainLoop(ui, control: control)
         control.attach(nil)
@@ -222,6 +240,7 @@ final class ClientRun {
             usleep(ui.pace)
             flushMessages(ui)
             parts.observer.poll(signals)
+            if !signals.serverGone.load(ordering: .relaxed) { watchPorts() }
             watchClock()
             ui.tick(control)
             // The keys or OSC may have asked the tone to fade out.
@@ -248,6 +267,17 @@ final class ClientRun {
                 || Date().timeIntervalSince(since) > (engine.configuration.tone?.fadeSeconds ?? 0) + 1 {
                 return (.interrupted, handledInterrupts)
             }
+        }
+    }
+
+    /// Sources that went or came back, and capture latencies that changed: asked of libjack
+    /// on this thread, as the notifications queued them.
+    private func watchPorts() {
+        reconnector.poll()
+        if let ranges = latencyWatch.readIfChanged(),
+           let line = parts.latency.read(InputLatencies(names: ports.inputs.map(\.shortName), ranges: ranges),
+                                         frame: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed))) {
+            parts.messages.post(line)
         }
     }
 

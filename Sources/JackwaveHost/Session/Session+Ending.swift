@@ -50,6 +50,8 @@ extension Session {
             code = 1
         }
         for line in takeLines(parts) { frontEnd.say(line) }
+        if let line = parts.latency.summaryLine { frontEnd.say(line) }
+        for line in parts.dropouts?.summaryLines() ?? [] { frontEnd.say(line) }
         for (number, frame) in parts.markers.unclaimed {
             let why = parts.takes != nil ? "no take was recording" : "after the last frame written"
             frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
@@ -86,6 +88,7 @@ extension Session {
             let names = files.files.names ?? (spec.takes ? "no file" : spec.path)
             var line = "recorded \(names): \(recorded) s, \(frames) frames, \(counted(parts.channels, "channel")), \(totals.xruns) xruns, \(totals.droppedFrames) dropped frames"
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
+            line += dropoutText(parts)
             if let toneText = toneText(parts) { line += ", tone \(toneText)" }
             if options.printStart, let firstStart { line += ", first frame at \(firstStart.iso8601)" }
             return line + totals.gapText
@@ -93,7 +96,14 @@ extension Session {
         if let toneText = toneText(parts) {
             return "played \(toneText): \(seconds) s, \(counted(parts.outputs, "output")), \(totals.xruns) xruns" + totals.gapText
         }
-        return "monitored \(seconds) s, \(counted(parts.channels, "channel")), \(totals.xruns) xruns" + totals.gapText
+        return "monitored \(seconds) s, \(counted(parts.channels, "channel")), \(totals.xruns) xruns" + dropoutText(parts) + totals.gapText
+    }
+
+    /// ", 3 dropouts" when the run looks for them (on every input; per input in the lines
+    /// before the summary), else "".
+    private func dropoutText(_ parts: SessionParts) -> String {
+        guard let dropouts = parts.dropouts else { return "" }
+        return ", \(counted(dropouts.total, "dropout"))"
     }
 
     /// The tone as asked (`440 Hz`) and, if keys or OSC moved it, where it ended

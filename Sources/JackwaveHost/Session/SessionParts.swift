@@ -38,6 +38,12 @@ final class SessionParts {
     let keeper: FileKeeper?
     /// The wall clock the connections' start times and the cuts on it are read from.
     let clock: RunClock
+    /// The run's dropouts, found by each connection's writer: whenever a writer sees the
+    /// audio (a recording, `--loudness`, `--stream`, `--silence` or `--clip`); a bare meter
+    /// sees only peaks, and counts none.
+    let dropouts: DropoutLedger?
+    /// What the run says of its inputs' capture latency.
+    let latency: LatencyReport
 
     /// Checks what needs the server's rate and the ports (usage errors), then opens the
     /// run's outputs: the first file, the level stream, the events (runtime errors).
@@ -142,6 +148,12 @@ final class SessionParts {
             if files.spec.clock != nil { files.setStart(clock.reading(atFrame: 0, sampleRate: sampleRate)) }
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
         }
+        let dropouts = channels > 0 && (spec != nil || loudness != nil || streamSettings != nil || o.alarms.isOn)
+            ? DropoutLedger(inputNames: ports.inputs.map(\.shortName), sampleRate: sampleRate, events: events,
+                            messages: messages, feedsLevels: o.levelsPath != nil)
+            : nil
+        self.dropouts = dropouts
+        latency = LatencyReport(events: events, sampleRate: sampleRate, stamped: spec?.format.carriesBroadcastInfo ?? false)
         if levelsWanted {
             var stream: LevelStreamWriter?
             if let path = o.levelsPath {
@@ -151,6 +163,7 @@ final class SessionParts {
                                                      loudness: loudness != nil)
                 formatter.takeColumn = takes != nil
                 formatter.gapColumn = o.reconnect
+                formatter.dropoutColumn = dropouts != nil
                 do throws(LevelStreamError) {
                     stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.force ? .replace : .new)
                 } catch {
@@ -161,7 +174,7 @@ final class SessionParts {
                                    intervalFrames: o.levelIntervalMilliseconds.map {
                                        LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
                                    },
-                                   display: meter, loudness: loudness, takes: takes)
+                                   display: meter, loudness: loudness, takes: takes, dropouts: dropouts)
         } else {
             levels = nil
         }

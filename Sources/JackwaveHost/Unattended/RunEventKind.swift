@@ -39,6 +39,20 @@ public enum RunEventKind: String, Sendable {
     /// An armed take started (`--trigger` crossed, or the transport rolled): `take`, and
     /// `pre_roll_frames` kept before `frame`.
     case trigger
+    /// An input's capture latency, at a connection's start and whenever it changes: `input`
+    /// (`in_1`), `min_frames` and `max_frames` (what its sources declare; 0 when none does,
+    /// which is unknown rather than none), `connected`.
+    case latency
+    /// An input that was carrying signal delivered a run of exact zeros, or repeated a period
+    /// exactly (`DropoutDetector`): `input`, `kind` (`zeros` or `repeat`), `frames` (its
+    /// length); `frame` is its first frame on the run's timeline.
+    case dropout
+    /// A source port jackwave recorded went away (its client left or restarts): `port`, and
+    /// the `input` it fed, which records silence until it is back.
+    case sourceGone = "source_gone"
+    /// That port is registered again and jackwave connected it to its input again: `port`, `input`.
+    case sourceBack = "source_back"
+
     /// The live stream's server took the login (`url`, `connection` from 1, `missed_frames`
     /// not streamed while it was away).
     case streamConnected = "stream_connected"

@@ -51,6 +51,11 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
                      [("from", .string(from)), ("to", .string(to))])
     }
 
+    /// A source port that went (`.sourceGone`) or is connected again (`.sourceBack`).
+    func source(_ kind: RunEventKind, port: String, input: String, streamFrame: Int) {
+        events?.emit(kind, frame: timeline(streamFrame: streamFrame), [("port", .string(port)), ("input", .string(input))])
+    }
+
     /// On each pass of the main loop: xruns, dropped frames and frames the server skipped
     /// since the last pass.
     public func poll(_ signals: EngineSignals) {

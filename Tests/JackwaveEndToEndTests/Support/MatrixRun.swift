@@ -34,16 +34,19 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
         .init(name: "stream", levels: 2),       // --stream to a private Icecast (Opus)
         .init(name: "silence", levels: 2),      // --silence -60dB:0.3s: a feed that is never silent raises nothing
         .init(name: "format", levels: 3),       // wav, mp3, opus
+        .init(name: "latency", levels: 2),      // the pattern's source declares a capture latency
     ]
 
     /// What cannot be combined in a run: a pre-roll needs arming; another rate is checked on
     /// the tone (a resampled pattern is no longer the pattern), as is a lossy archive (at the
-    /// server's rate: Opus takes 48 kHz); `--split-every` and `--split` exclude each other.
+    /// server's rate: Opus takes 48 kHz); `--split-every` and `--split` exclude each other; a
+    /// declared latency is the pattern source's (jackwave's own tone declares none).
     static func allows(_ run: [Int?]) -> Bool {
         if run[3] == 1 && run[2] == 0 { return false }
         if run[4] == 1 && run[1] == 0 { return false }
         if run[13] == 1 && run[5] == 1 { return false }
         if let format = run[16], format != 0, run[1] == 0 || run[4] == 1 { return false }
+        if run[17] == 1 && run[1] == 1 { return false }
         return true
     }
 
@@ -71,6 +74,10 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
     var silence: Bool { levels[15] == 1 }
     var format: Format { Format(rawValue: levels[16])! }
     var lossy: Bool { format != .wav }
+    var declaredLatency: Int? { levels[17] == 1 ? Self.latencyFrames : nil }
+
+    /// The capture latency the pattern's source declares, when it does: 10 ms.
+    static let latencyFrames = 480
 
     /// Whether the files are numbered (cut, or may be; on the wall clock they are named by
     /// time instead), and taken per take.

@@ -1,0 +1,83 @@
+import Glibc
+
+/// Remakes a connection's planned source connections when their ports come back (a network
+/// link's client restarting while the server stays): `PortWatch`'s rule, fed by the port
+/// registrations `JackNotifications` queues, acted on with `JackClient.connect`. It says each
+/// source that goes and comes back (a line, and `source_gone` / `source_back` events); the
+/// input records silence in between, and the recording goes on.
+///
+/// Main thread only (`poll`, from the turn's main loop): libjack is asked here, never from
+/// the notification thread. Registrations queued before the planned connections were made
+/// (`begin`) are dropped: they are the run's own start.
+final class SourceReconnector {
+    let client: JackClient
+    let notifications: JackNotifications
+    let messages: MessageQueue
+    let observer: RunObserver
+    let signals: EngineSignals
+    /// This client's inputs, by full name.
+    let inputs: [String: JackPort]
+    private var watch: PortWatch
+    /// Set once the planned connections are made.
+    private var watching = false
+
+    init(plan: ConnectionPlan, inputs: [JackPort], client: JackClient, notifications: JackNotifications,
+         messages: MessageQueue, observer: RunObserver, signals: EngineSignals) {
+        watch = PortWatch(plan: plan, inputs: inputs.map(\.fullName))
+        self.inputs = Dictionary(inputs.map { ($0.fullName, $0) }, uniquingKeysWith: { a, _ in a })
+        self.client = client
+        self.notifications = notifications
+        self.messages = messages
+        self.observer = observer
+        self.signals = signals
+    }
+
+    /// The planned connections are made: from now on, a source that goes is watched for.
+    func begin() {
+        _ = notifications.takeRegistrations()
+        watching = true
+    }
+
+    /// Acts on the registrations since the last pass: sources gone are said, sources back
+    /// are connected again and said.
+    func poll() {
+        guard watching, !watch.plan.isEmpty else { return }
+        let (registered, overflowed, anyUnregistered) = notifications.takeRegistrations()
+        guard !registered.isEmpty || overflowed || anyUnregistered else { return }
+        var actions: [PortWatch.Action] = []
+        // Those gone first: a source that went and came back within one pass is then seen
+        // by its registration (its connection no longer holds).
+        if anyUnregistered || overflowed { actions += watch.sourcesGone(exists: client.portExists) }
+        let known = overflowed ? watch.missing.filter(client.portExists).sorted() : []
+        for name in registered + known {
+            actions += watch.portRegistered(name, isConnected: { source, input in
+                inputs[input]?.connections.contains(source) ?? false
+            })
+        }
+        for action in actions { act(action) }
+    }
+
+    private func act(_ action: PortWatch.Action) {
+        let frame = Int(signals.streamFrames.load(ordering: .relaxed))
+        switch action {
+        case let .vanished(source, input):
+            let short = inputs[input]?.shortName ?? input
+            messages.post("\(source) is gone (it fed \(short)): \(short) records silence until a port of that name is back")
+            observer.source(.sourceGone, port: source, input: short, streamFrame: frame)
+        case let .reconnect(source, input):
+            guard client.portExists(source) else {
+                watch.stillMissing(source)
+                return
+            }
+            let result = client.connect(source: source, destination: input)
+            guard result == 0 || result == EEXIST else {
+                messages.post("\(source) is back, but connecting it to \(input) failed; that input stays unconnected")
+                watch.stillMissing(source)
+                return
+            }
+            let short = inputs[input]?.shortName ?? input
+            messages.post("\(source) is back: connected to \(short) again")
+            observer.source(.sourceBack, port: source, input: short, streamFrame: frame)
+        }
+    }
+}
