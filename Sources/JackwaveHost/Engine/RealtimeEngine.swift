@@ -148,15 +148,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// is late rather than wait for it). Counted once the run has started, never invented.
     @inline(__always)
     func checkCycleStart(_ start: jack_nframes_t, frames: jack_nframes_t) {
-        let s = state
-        // `&+`/`&-`: the frame clock is a wrapping 32-bit counter.
-        if let end = s.pointee.lastCycleEnd, start != end, signals.started.load(ordering: .relaxed) {
-            let skipped = Int(start &- end)
-            // A clock that steps back, or jumps by more than a minute, is a reset (a period
-            // change, a new server), not skipped audio.
-            if skipped > 0 && skipped < 60 * 768_000 { signals.skippedFrames.add(skipped, ordering: .relaxed) }
-        }
-        s.pointee.lastCycleEnd = start &+ frames
+        let skipped = state.pointee.cycleClock.advance(start: start, frames: frames)
+        if skipped > 0 && signals.started.load(ordering: .relaxed) { signals.skippedFrames.add(skipped, ordering: .relaxed) }
     }
 
     /// The same block processing over caller-owned buffers instead of JACK's: for

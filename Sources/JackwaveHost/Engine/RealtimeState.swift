@@ -4,8 +4,8 @@ import JackwaveDSP
 /// touches no class `var` (and so no exclusivity check) and allocates nothing.
 struct RealtimeState {
     var streamFrame: Int64 = 0
-    /// The server's frame time just after the last cycle (`jack_last_frame_time` + frames).
-    var lastCycleEnd: UInt32? = nil
+    /// The server's frame clock, to count the frames it ran without us.
+    var cycleClock = CycleClock()
     var frameLimit: Int64 = .max
     /// A gap not yet published to the writer (the drop ring was full, or the gap goes on).
     var pendingDropStart: Int64 = 0

@@ -131,15 +131,9 @@ public final class MeasureEngine: @unchecked Sendable {
     /// jackwave (PipeWire skips a late client), which leave a gap in what it played and heard.
     @inline(__always)
     func checkCycleStart(_ start: jack_nframes_t, frames: jack_nframes_t) {
-        let s = state
-        // `&+`/`&-`: the frame clock is a wrapping 32-bit counter.
-        if let end = s.pointee.lastCycleEnd, start != end, signals.started.load(ordering: .relaxed) {
-            let skipped = Int(start &- end)
-            // A clock that steps back or jumps by more than a minute is a reset, not a skip.
-            if skipped > 0 && skipped < 60 * 768_000 { signals.skippedFrames.add(skipped, ordering: .relaxed) }
-        }
-        s.pointee.lastCycleEnd = start &+ frames
-        s.pointee.cycleStart = start
+        let skipped = state.pointee.cycleClock.advance(start: start, frames: frames)
+        if skipped > 0 && signals.started.load(ordering: .relaxed) { signals.skippedFrames.add(skipped, ordering: .relaxed) }
+        state.pointee.cycleStart = start
     }
 
     /// The same block over caller-owned buffers (`outputs` and `inputs` of them): for the
