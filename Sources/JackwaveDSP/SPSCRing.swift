@@ -184,11 +184,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         guard n > 0 else { return true } // an empty buffer may have no base address
         let r = writableRegions(upTo: n)
         guard r.count == n else { return false }
-        let firstElements = r.firstCount * width
-        r.first.update(from: slots.baseAddress!, count: firstElements)
-        if r.secondCount > 0 {
-            r.second.update(from: slots.baseAddress! + firstElements, count: r.secondCount * width)
-        }
+        r.update(from: slots.baseAddress!, width: width)
         commitWrite(n)
         return true
     }
@@ -231,5 +227,21 @@ public struct RingRegions<Element> {
                 second: UnsafeMutablePointer<Element>, secondCount: Int) {
         self.first = first; self.firstCount = firstCount
         self.second = second; self.secondCount = secondCount
+    }
+}
+
+extension RingRegions {
+    /// Fills the regions, `width` elements a slot, from the contiguous elements at `source`.
+    @inlinable @inline(__always)
+    public func update(from source: UnsafePointer<Element>, width: Int) {
+        first.update(from: source, count: firstCount * width)
+        if secondCount > 0 { second.update(from: source + firstCount * width, count: secondCount * width) }
+    }
+
+    /// Sets every element of the regions (`width` a slot) to `value`.
+    @inlinable @inline(__always)
+    public func update(repeating value: Element, width: Int) {
+        first.update(repeating: value, count: firstCount * width)
+        second.update(repeating: value, count: secondCount * width)
     }
 }

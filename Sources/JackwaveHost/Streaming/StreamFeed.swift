@@ -56,18 +56,14 @@ public final class StreamFeed: @unchecked Sendable {
     /// ring has no room for them. Never waits.
     public func offer(_ frames: UnsafePointer<Float>, count: Int) {
         guard let regions = claim(count) else { return }
-        regions.first.update(from: frames, count: regions.firstCount * channels)
-        if regions.secondCount > 0 {
-            regions.second.update(from: frames + regions.firstCount * channels, count: regions.secondCount * channels)
-        }
+        regions.update(from: frames, width: channels)
         commit(count)
     }
 
     /// Offers `count` frames of silence (a gap the writer filled in the file).
     public func offerSilence(_ count: Int) {
         guard let regions = claim(count) else { return }
-        regions.first.update(repeating: 0, count: regions.firstCount * channels)
-        regions.second.update(repeating: 0, count: regions.secondCount * channels)
+        regions.update(repeating: 0, width: channels)
         commit(count)
     }
 
