@@ -6,7 +6,7 @@ import Testing
 /// `scripts/rtcheck/rtcheck.c`, preloaded, wraps `jack_set_process_callback` and counts
 /// every call to the allocator, locks, sleeps and I/O made from inside the callback. It is
 /// first shown to catch deliberately bad callbacks (`scripts/rtcheck/bad_client.c`), then
-/// jackwave must make none over at least 10,000 cycles of 64 frames while it records, plays
+/// jackwave must make none over at least 10,000 cycles of 32 frames while it records, plays
 /// a tone and exports levels. LLVM's RealtimeSanitizer, entered from the same trampoline,
 /// checks the same run independently.
 ///
@@ -17,13 +17,14 @@ import Testing
 /// build, or the debug one without it.
 @Suite("Realtime safety of the process callback", .serialized)
 struct RealtimeSafetyTests {
-    /// 64 frames at 48 kHz: 750 cycles a second, JACK's small-period regime.
-    static let period = 64
+    /// 32 frames at 48 kHz: 1500 cycles a second, JACK's small-period regime (PipeWire's
+    /// smallest quantum), and 10,000 cycles in 7 s.
+    static let period = 32
     static let sampleRate = 48000
     /// Counted frames end the run, so the callback runs at least this many cycles.
     static let minimumCycles = 10_000
-    /// 14 s = 10,500 counted cycles (plus those before the start and during the fade).
-    static let seconds = 14
+    /// 7 s = 10,500 counted cycles (plus those before the start and during the fade).
+    static let seconds = 7
     /// The bad client runs until its callback has run this many times (about 0.4 s
     /// unloaded), or until the bound passes, when it exits `badClientTimedOut`.
     static let badClientCycles = 300
@@ -32,7 +33,7 @@ struct RealtimeSafetyTests {
 
     let dir = temporaryDirectory()
 
-    /// A server of `kind` at 64 frames with 8 physical capture ports (jackwave records them).
+    /// A server of `kind` at 32 frames with 8 physical capture ports (jackwave records them).
     /// On PipeWire the callback runs in PipeWire's libjack's data thread: the same preload
     /// wraps `jack_set_process_callback` there too.
     func startServer(_ kind: ServerKind) throws -> any TestServer {
@@ -381,12 +382,12 @@ extension RealtimeSafetyTests {
 /// captures every input, one of them fed by its own output inside the callback, one through
 /// another client (`jackwave-testdevice`, not watched) and back.
 extension RealtimeSafetyTests {
-    /// Three channels with 1 s of latency allowance: a 14.4-s programme, 10,800 cycles of 64
-    /// frames. Channel 1 is the direct patch, channels 2 and 3 go through the test device.
+    /// Three channels with 1 s of latency allowance, `--quick` (the same callback as a full
+    /// run, shorter segments): an 8.4-s programme, 12,600 cycles of 32 frames. Channel 1 is the direct patch, channels 2 and 3 go through the test device.
     static let measureArguments = ["measure", "-p", "jackwave:out_1", "-p", "dut:out_1", "-p", "dut:out_2",
-                                   "-t", "system:playback_1", "-t", "dut:in_1", "-t", "dut:in_2", "--max-latency", "1"]
+                                   "-t", "system:playback_1", "-t", "dut:in_1", "-t", "dut:in_2", "--max-latency", "1", "--quick"]
 
-    /// A server at 64 frames with the test device on it, for the measure runs.
+    /// A server at 32 frames with the test device on it, for the measure runs.
     func startMeasureServer() throws -> (any TestServer, Run.Running) {
         let server = try startServer(.jackd)
         var device = TestDevice()
