@@ -5,8 +5,9 @@ import Testing
 /// Dead air (`--silence`): a silent gap of the set length raises `silence_started` and, when
 /// it ends, `silence_ended` with its whole length, each handed to `--on-event` as its JSON;
 /// `/jackwave/status` shows it while it lasts. The gap is jackwave's own tone paused over OSC,
-/// and the truth is the recording itself: where its samples fall below the level.
-@Suite("Dead-air alarms", .serialized)
+/// and the truth is the recording itself: where its samples fall below the level. Clipping
+/// (`--clip`) is counted against the recording's own samples of a peer that clips.
+@Suite("Dead-air and clipping alarms", .serialized)
 struct AlarmsEndToEndTests {
     /// -50 dBFS, as `--silence -50dB` reads it.
     static let level: Float = 0.0031622776
@@ -51,5 +52,56 @@ struct AlarmsEndToEndTests {
         // --on-event got each as the same JSON, and the end too.
         let hooked = try EventStream.read(hookFile).compactMap { $0["event"] as? String }
         #expect(hooked == ["silence_started", "silence_ended", "stopped"], "\(hooked)")
+    }
+
+    /// A peer (python3-jack-client) playing 240 frames at full scale (1.0), then 240 at half
+    /// scale, and so on: a source that clips 100 times a second at 48 kHz.
+    static let squareWavePeer = """
+    import jack, numpy, threading
+    client = jack.Client("clipper", no_start_server=True)
+    out = client.outports.register("out_1")
+    position = 0
+    @client.set_process_callback
+    def process(frames):
+        global position
+        k = numpy.arange(position, position + frames)
+        out.get_array()[:] = numpy.where((k // 240) % 2 == 0, 1.0, 0.5)
+        position += frames
+    client.activate()
+    print("ready", flush=True)
+    threading.Event().wait()
+    """
+
+    @Test("clipping: each second's clips are one event, counted per input as the recording's own samples count them")
+    func clippingPerSecond() throws {
+        // jackd only: the counting is the writer's, whatever the server.
+        let server = try ServerKind.jackd.start()
+        let dir = temporaryDirectory()
+        let peer = try Run.start("/usr/bin/python3", ["-c", Self.squareWavePeer], server: server.name)
+        defer { peer.signal(SIGKILL); _ = peer.finish(timeout: 5) }
+        try #require(waitUntil(timeout: 30) { peer.stdoutSoFar.contains("ready") || !peer.isRunning }, "\(peer.stderrSoFar)")
+        // in_1 from the peer, in_2 unconnected (silence: it never clips).
+        let run = try Run.jackwave(["--record", dir + "/clip.wav", "--bits", "float", "-c", "2", "-p", "clipper:out_1",
+                                    "--clip", "3", "--events", dir + "/clip.jsonl", "--duration", "3", "--no-meter"],
+                                   server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("clipping: "), "\(run.stderr)")
+
+        // The truth: runs of 3 or more samples at |x| ≥ 0.9999 on in_1, each in the second it reached 3.
+        let rec = try Recording(dir + "/clip.wav")
+        #expect(rec.frames == 3 * 48000)
+        var truth = [Int](repeating: 0, count: 3), run3 = 0
+        for f in 0..<rec.frames {
+            if abs(rec[f, 0]) >= 0.9999 { run3 += 1; if run3 == 3 { truth[f / 48000] += 1 } } else { run3 = 0 }
+        }
+        // About 100 a second (a late peer's cycle may split a stretch or two): the source really clipped.
+        #expect(truth.allSatisfy { $0 >= 90 && $0 <= 110 }, "\(truth)")
+        let clipping = try EventStream.read(dir + "/clip.jsonl").filter { $0["event"] as? String == "clipping" }
+        #expect(clipping.count == 3, "\(clipping)")
+        for (second, event) in clipping.enumerated() where second < 3 {
+            #expect(event["frame"] as? Int == second * 48000, "\(event)")
+            #expect(event["count"] as? Int == truth[second], "second \(second): \(event), truth \(truth)")
+            #expect(event["inputs"] as? [Int] == [truth[second], 0], "\(event)")
+        }
     }
 }
