@@ -134,7 +134,9 @@ final class JackTripLink: NetworkLink {
     /// Stops the remote client (its ports on the hub vanish) and starts it again.
     func restartClient(whileGone: () throws -> Void = {}) throws {
         TestMachine.end(client)
-        _ = waitUntil(timeout: 30, interval: 0.1) { !pair.local.ports(server: localServer).contains("stage:receive_1") }
+        guard waitUntil(timeout: 30, interval: 0.1, { !pair.local.ports(server: localServer).contains("stage:receive_1") }) else {
+            throw TestFailure("the hub still has stage:receive_1 30 s after its client ended")
+        }
         try whileGone()
         client = try Self.startClient(pair: pair, channels: channels, options: clientOptions)
         try waitUntilLinked()
