@@ -63,15 +63,17 @@ struct RecordingCutTests {
                                              "open cut-002.wav 1000", "close cut-002.wav 1500 2500 true"])
     }
 
-    @Test("a cut at a frame already written cuts at the next frame written, losing and repeating nothing")
+    @Test("a cut at a frame already written cuts at the next frame written, losing and repeating nothing, and says where")
     func lateCut() throws {
-        let files = RecordingFiles(spec: numberedSpec("late.wav"), observer: nil)
+        let messages = MessageQueue()
+        let files = RecordingFiles(spec: numberedSpec("late.wav"), observer: nil, messages: messages)
         write(files, from: 0, count: 700, block: 700)
         files.requestCut(atStreamFrame: 500)
         write(files, from: 700, count: 300, block: 300)
         #expect(files.close())
         #expect(try frames(dir + "/late-001.wav") == Array(0..<700))
         #expect(try frames(dir + "/late-002.wav") == Array(700..<1000))
+        #expect(messages.drain() == ["split: frame 500 was already written when the cut came to the writer; it cut at frame 700 instead, 200 frames later"])
     }
 
     @Test("after a cut, --split's next piece comes a whole split length later")

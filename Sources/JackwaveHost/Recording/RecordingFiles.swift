@@ -226,8 +226,17 @@ public final class RecordingFiles: @unchecked Sendable {
         if at > segmentFileFrames { return at - segmentFileFrames }
         _ = cutRequest.compareExchange(expected: cut, desired: -1, ordering: .relaxed)
         // At or before the current file's first frame (or before this segment: armed, no
-        // take open) there is nothing to cut; past it, the writer cuts where it is.
-        return at <= fileStartInSegment ? nil : 0
+        // take open) there is nothing to cut.
+        if at <= fileStartInSegment { return nil }
+        // Past it, the writer cuts where it is. The frame was read when the request came in
+        // (an OSC datagram's arrival); a main thread that handled it late, on a loaded
+        // machine, may find the writer already past it: the cut is then later, and said.
+        if at < segmentFileFrames {
+            let asked = origin.withLock { $0.timelineBase } + cut
+            let actual = timelineFrame(segmentFileFrame: segmentFileFrames)
+            messages?.post("split: frame \(asked) was already written when the cut came to the writer; it cut at frame \(actual) instead, \(actual - asked) frames later")
+        }
+        return 0
     }
 
     /// Brings the current file's header up to date (not before its first frame: the `bext`
