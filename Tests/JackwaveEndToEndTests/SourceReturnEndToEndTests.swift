@@ -35,8 +35,10 @@ struct SourceReturnEndToEndTests {
         #expect(out.status == 0, "\(out.stderr)")
         // The file ends with the pattern again, sample-exact, on both inputs.
         let rec = try Recording(path)
+        // (On PipeWire allowing only for what the server did to the stream itself, `ServerBreaks`.)
         let tail = rec.frames - 12000
-        #expect(TestPattern.firstMismatch(in: rec, from: tail) == nil, "\(String(describing: TestPattern.firstMismatch(in: rec, from: tail)))")
+        server.expectPattern(Recording(channels: rec.channels, samples: Array(rec.samples[(tail * rec.channels)...])),
+                             stderr: out.stderr, source: source)
         let course = try EventStream.read(events).compactMap { e -> String? in
             guard let event = e["event"] as? String, event.hasPrefix("source_") else { return nil }
             return "\(event) \(e["port"] as? String ?? "?") \(e["input"] as? String ?? "?")"
