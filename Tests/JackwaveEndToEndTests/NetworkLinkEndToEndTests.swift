@@ -167,15 +167,21 @@ struct NetworkLinkEndToEndTests {
         // JackTrip's own account, since the hub started: packets lost, underruns, overflows.
         let linesNow = link.lostPacketsByLine.count
         #expect(waitUntil(timeout: 5) { link.lostPacketsByLine.count > linesNow })
-        let told = (link.lostPacketsByLine.last ?? 0) + (link.underrunsByLine.last ?? 0) + (link.overflowsByLine.last ?? 0)
-        print("JackTrip: \(s.stretches.count) stretches, \(s.exactFrames) of \(rec.frames) frames exact, glitches \(s.glitches.map { "\($0.start)+\($0.frames)\($0.isZeros ? "z" : "")\($0.patternJump)" }), lead-in \(s.leadIn); hub: lost+underruns+overflows \(told)")
+        let lostOrLate = (link.lostPacketsByLine.last ?? 0) + (link.underrunsByLine.last ?? 0)
+        let overflows = link.overflowsByLine.last ?? 0
+        print("JackTrip: \(s.stretches.count) stretches, \(s.exactFrames) of \(rec.frames) frames exact, glitches \(s.glitches.map { "\($0.start)+\($0.frames)\($0.isZeros ? "z" : "")\($0.patternJump)" }), lead-in \(s.leadIn); hub: lost+underruns \(lostOrLate), overflows \(overflows)")
         #expect(!s.stretches.isEmpty)
         #expect(s.leadInIsZeros)
         // Everything else is a glitch, each either zeros (an underrun, -z) or a jump of the
-        // pattern (a packet dropped), and JackTrip told of each: none is made up in between.
+        // pattern by whole packets (256 frames, the remote's period): none is made up in between.
         #expect(s.exactFrames + s.glitches.reduce(0) { $0 + $1.frames } + s.leadIn == rec.frames)
-        #expect(s.glitches.allSatisfy { $0.isZeros || $0.patternJump != 0 }, "\(s.glitches)")
-        #expect(s.glitches.count <= told, "\(s.glitches.count) glitches, JackTrip told of \(told)")
+        let skips = s.glitches.filter { !$0.isZeros }
+        #expect(skips.allSatisfy { $0.frames == 0 && $0.patternJump > 0 && $0.patternJump % 256 == 0 }, "\(s.glitches)")
+        // The hub told of every packet of zeros. A skip it cannot always tell: its overflows
+        // drop a packet, and so does a cycle the remote's server ran without its JackTrip
+        // client (seen in CI: two skips, one overflow counted), which no hub count sees.
+        let zeroGlitches = s.glitches.count - skips.count
+        #expect(zeroGlitches <= lostOrLate, "\(zeroGlitches) glitches of zeros, JackTrip told of \(lostOrLate) lost or late packets")
     }
 
     @Test("JackTrip 1.7.0 at -b 32 sends the low half of a double: the pattern arrives as zeros, a tone as ±0, ±2^-63, ±2, ±2^65 only")
