@@ -11,8 +11,8 @@ import Synchronization
 /// for the notification thread. Connections are queued as port ids and named by the main
 /// thread (`reportConnections`); after `quiet()`, connections are no longer queued. Port
 /// registrations are queued the same way (`takeRegistrations`): a registered port as its id,
-/// for the main thread to name; an unregistered one only counted, since a port that is gone
-/// can no longer be named.
+/// for the main thread to name; an unregistered one is not queued, since a port that is gone
+/// can no longer be named (`SourceReconnector` asks the graph each pass instead).
 /// The shutdown callback may run on the process thread (JACK2 calls it from there when the
 /// server vanishes mid-cycle), so it only copies the reason into storage allocated here
 /// and sets a flag: no allocation, no lock.
@@ -31,9 +31,9 @@ public final class JackNotifications: @unchecked Sendable {
     private let connectionReported: (_ from: String, _ to: String, _ connected: Bool) -> Void
     /// Set before deactivation: connections are then no longer queued (relaxed: a lone flag).
     private let quieted = Atomic<Bool>(false)
-    /// Ports registered since the last `takeRegistrations` (at most `registrationLimit`: a
-    /// flood beyond it is only counted), and unregistrations counted.
-    private let registrations = Mutex<(ids: [jack_port_id_t], overflowed: Bool, unregistered: Int)>(([], false, 0))
+    /// Ports registered since the last `takeRegistrations`, at most `registrationLimit`: a
+    /// flood beyond it is dropped, which costs nothing, since the reader asks the graph too.
+    private let registrations = Mutex<[jack_port_id_t]>([])
     static let registrationLimit = 1024
     /// The server's shutdown reason, copied by the shutdown callback before it stores
     /// `signals.serverGone` (`.releasing`); read after loading that flag (`.acquiring`).
@@ -93,27 +93,17 @@ public final class JackNotifications: @unchecked Sendable {
         client.setPortRegistrationCallback({ port, registered, context in
             let me = Unmanaged<JackNotifications>.fromOpaque(context!).takeUnretainedValue()
             guard !me.quieted.load(ordering: .relaxed) else { return }
-            me.registrations.withLock { r in
-                if registered == 0 {
-                    r.unregistered += 1
-                } else if r.ids.count < JackNotifications.registrationLimit {
-                    r.ids.append(port)
-                } else {
-                    r.overflowed = true
-                }
+            guard registered != 0 else { return }
+            me.registrations.withLock { ids in
+                if ids.count < JackNotifications.registrationLimit { ids.append(port) }
             }
         }, context: context)
     }
 
-    /// The ports registered since the last call, by full name (those gone again since are
-    /// left out), whether more were registered than the queue holds, and whether any port
-    /// was unregistered. Main thread, while the client is open.
-    public func takeRegistrations() -> (registered: [String], overflowed: Bool, anyUnregistered: Bool) {
-        let (ids, overflowed, unregistered) = registrations.withLock { r in
-            defer { r = ([], false, 0) }
-            return r
-        }
-        return (ids.compactMap { client.portName(id: $0) }, overflowed, unregistered > 0)
+    /// The ports registered since the last call, by full name (those gone again since, or
+    /// not yet in the graph, are left out). Main thread, while the client is open.
+    public func takeRegistrations() -> [String] {
+        registrations.withLock { ids in defer { ids.removeAll() }; return ids }.compactMap { client.portName(id: $0) }
     }
 
     /// Names the queued connections that concern this client and posts them as lines.

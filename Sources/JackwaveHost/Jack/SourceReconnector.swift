@@ -40,16 +40,20 @@ final class SourceReconnector {
 
     /// Acts on the registrations since the last pass: sources gone are said, sources back
     /// are connected again and said.
+    ///
+    /// Every pass asks the graph, not only a pass after a notification: JACK2 tells of a
+    /// port's (un)registration before the graph clients read shows it (the graph is switched
+    /// at the next cycle, late on a loaded machine), so a look made on the notification alone
+    /// can still find a vanished port, or not yet find one that is back, and no second
+    /// notification comes. One `jack_port_by_name` a planned source a pass: no server round trip.
     func poll() {
         guard watching, !watch.plan.isEmpty else { return }
-        let (registered, overflowed, anyUnregistered) = notifications.takeRegistrations()
-        guard !registered.isEmpty || overflowed || anyUnregistered else { return }
-        var actions: [PortWatch.Action] = []
-        // Those gone first: a source that went and came back within one pass is then seen
-        // by its registration (its connection no longer holds).
-        if anyUnregistered || overflowed { actions += watch.sourcesGone(exists: client.portExists) }
-        let known = overflowed ? watch.missing.filter(client.portExists).sorted() : []
-        for name in registered + known {
+        let registered = notifications.takeRegistrations()
+        // Those gone first: a source that went and came back between two passes is then
+        // seen by its registration (its connection no longer holds).
+        var actions = watch.sourcesGone(exists: client.portExists)
+        let back = watch.missing.filter(client.portExists)
+        for name in Set(registered).union(back).sorted() {
             actions += watch.portRegistered(name, isConnected: { source, input in
                 inputs[input]?.connections.contains(source) ?? false
             })
