@@ -105,18 +105,20 @@ let package = Package(
                                                                 "JackwaveSoundFiles"],
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
+        /// What the test targets share: total statistics and look-ups (a helper never traps).
+        .target(name: "JackwaveTestSupport", path: "Tests/JackwaveTestSupport"),
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
-        .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveDSP"]),
-        .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveSoundFiles", "CSndfile"]),
-        .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveLoudness", "JackwaveSoundFiles", "JackwaveDSP"]),
-        .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveLevelStream", "JackwaveDSP"]),
-        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
+        .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveTestSupport", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveTestSupport", "JackwaveSoundFiles", "CSndfile"]),
+        .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveTestSupport", "JackwaveLoudness", "JackwaveSoundFiles", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveTestSupport", "JackwaveLevelStream", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveTestSupport", "JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
                                                                "JackwaveLevelStream", "JackwaveLoudness"]),
-        .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveMeasure"]),
-        .testTarget(name: "JackwavePlotTests", dependencies: ["JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
-        .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
+        .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveTestSupport", "JackwaveMeasure"]),
+        .testTarget(name: "JackwavePlotTests", dependencies: ["JackwaveTestSupport", "JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
+        .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveTestSupport", "JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveHost", "JackwaveLoudness"]),
         /// JackwaveHost for its OSC server only: the peer that asks `/jackwave/status` and reads the reply.
-        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveSoundFiles", "JackwaveDSP", "JackwaveHost"]),
+        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveTestSupport", "JackwaveSoundFiles", "JackwaveDSP", "JackwaveHost"]),
     ]
 )

@@ -121,8 +121,9 @@ struct FileOptionsTests {
     func opusRates() throws {
         #expect(throws: FileChoiceError.self) { try FileChoice.format(for: "x.opus", named: nil, depth: nil, rate: 44100) }
         #expect(try FileChoice.format(for: "x.opus", named: nil, depth: nil, rate: 16000).name == "opus")
+        let opus = try #require(SoundFormat.named("opus"))
         #expect(throws: FileChoiceError("opus files are 8000, 12000, 16000, 24000, 48000 Hz only and the server runs at 44100 Hz: add --rate 48000")) {
-            try FileChoice.checkRate(44100, format: SoundFormat.named("opus")!, given: false)
+            try FileChoice.checkRate(44100, format: opus, given: false)
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 @testable import JackwaveCLI
 import JackwaveLevelStream
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// A scratch directory per test.
@@ -91,7 +92,8 @@ struct LevelsCommandTests {
         #expect(LevelsCommand.run([dir + "/in.wav", "-o", dir + "/out.jsonl"]) == 0)
         let lines = try String(contentsOfFile: dir + "/out.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3)   // 1024 + 1024 + 952 frames
-        let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any])
+        let third = try #require(lines.element(at: 2), "\(lines)")
+        let last = try #require(try JSONSerialization.jsonObject(with: Data(third.utf8)) as? [String: Any])
         #expect((last["frame"] as? NSNumber)?.intValue == 2048)
         #expect((last["peak"] as? [Any])?.count == 2)
         #expect((last["dropouts"] as? NSNumber)?.intValue == 0)
@@ -111,6 +113,7 @@ struct LevelsCommandTests {
         #expect(LevelsCommand.run([dir + "/d.wav", "--block", "256", "-o", dir + "/d.csv"]) == 0)
         let rows = try String(contentsOfFile: dir + "/d.csv", encoding: .utf8).split(separator: "\n").dropFirst()
             .map { $0.split(separator: ",") }
+        try #require(rows.allSatisfy { $0.count >= 3 }, "a row of fewer than 3 fields: \(rows)")
         let counted = rows.compactMap { row -> (frame: Int, count: Int)? in
             guard let frame = Int(row[0]), let n = Int(row[2]), n > 0 else { return nil }
             return (frame, n)

@@ -110,7 +110,7 @@ struct MeasureCommandTests {
     @Test("the table has a column per channel and a row per figure")
     func text() throws {
         let lines = try Self.wireReport(channels: 2).text().split(separator: "\n").map(String.init)
-        #expect(lines[0] == "jackwave measure: 48000 Hz, period 256, 2 channels, quick")
+        #expect(lines.first == "jackwave measure: 48000 Hz, period 256, 2 channels, quick")
         #expect(lines.contains { $0.hasPrefix("latency (frames)") && $0.hasSuffix("      0.000       0.000") })
         #expect(lines.contains { $0.hasPrefix("declared by JACK") && $0.hasSuffix("  768         768") })
         #expect(lines.contains { $0.hasPrefix("crosstalk from 1 (dB)") && $0.hasSuffix("-inf") })

@@ -2,6 +2,7 @@ import JackwaveLevelStream
 import JackwaveDSP
 @testable import JackwaveCLI
 import JackwaveHost
+import JackwaveTestSupport
 import Testing
 
 /// A reading of two channels: M, S, I, LRA, true-peak holds and the last 100 ms's.
@@ -24,16 +25,16 @@ struct MeterLoudnessTests {
     }
 
     @Test("the figures line shows M, S, I in LUFS, LRA in LU, the target and how far I is from it")
-    func figuresLine() {
-        let text = lines(reading())[2].rendered(color: false)
+    func figuresLine() throws {
+        let text = try #require(lines(reading()).element(at: 2), "no figures line").rendered(color: false)
         #expect(text == "M  -21.3  S  -22.8  I  -23.0 LUFS  LRA    4.1 LU  target -23 (I 0.0)")
-        let loud = lines(reading(i: -14.04), target: -16)[2].rendered(color: false)
+        let loud = try #require(lines(reading(i: -14.04), target: -16).element(at: 2), "no figures line").rendered(color: false)
         #expect(loud.hasSuffix("target -16 (I +2.0)"))
     }
 
     @Test("before any reading the figures are -inf and there is no distance to the target")
-    func beforeFirstReading() {
-        let text = lines(nil)[2].rendered(color: false)
+    func beforeFirstReading() throws {
+        let text = try #require(lines(nil).element(at: 2), "no figures line").rendered(color: false)
         #expect(text == "M   -inf  S   -inf  I   -inf LUFS  LRA    0.0 LU  target -23")
     }
 
@@ -41,15 +42,15 @@ struct MeterLoudnessTests {
     func barAtTarget() {
         let bar = Array(MeterRenderer.loudnessBar(-23, target: -23, width: 48).rendered(color: false))
         #expect(bar.firstIndex(of: "│") == 35)                 // 36 of 48 cells: (36 LU below) / (48 LU)
-        #expect(bar[0..<35].allSatisfy { $0 == "█" })
-        #expect(bar[36...].allSatisfy { $0 == "·" })
+        #expect(bar.prefix(35).allSatisfy { $0 == "█" })   // a bar too short fails the mark's check above
+        #expect(bar.dropFirst(36).allSatisfy { $0 == "·" })
         let quiet = Array(MeterRenderer.loudnessBar(-47, target: -23, width: 48).rendered(color: false))
         #expect(quiet.filter { $0 == "█" }.count == 12)       // 12 LU above the bottom (−59 LUFS)
     }
 
     @Test("the true-peak line shows each channel's current peak and its hold; a hold above −1 dBTP is red")
-    func truePeakLine() {
-        let line = lines(reading())[4]
+    func truePeakLine() throws {
+        let line = try #require(lines(reading()).element(at: 4), "no true-peak line")
         #expect(line.rendered(color: false) == "dBTP  in_1   -3.2 (max   -1.5)  in_2   -4.0 (max   -0.4)")
         #expect(line.runs.contains { $0.text == "  -0.4" && $0.color == .red })
         #expect(!line.runs.contains { $0.text == "  -1.5" && $0.color == .red })
@@ -62,7 +63,7 @@ struct MeterLoudnessTests {
         #expect(lines(reading(), height: 10).count == 5)
         let short = lines(reading(), height: 7)
         #expect(short.count == 5)
-        #expect(short[4].rendered(color: false).hasPrefix("dBTP"))
+        #expect(short.element(at: 4)?.rendered(color: false).hasPrefix("dBTP") == true)
     }
 
     @Test("without --loudness the meter has no loudness lines")

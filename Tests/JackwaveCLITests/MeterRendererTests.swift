@@ -1,6 +1,7 @@
 import Foundation
 @testable import JackwaveCLI
 import JackwaveHost
+import JackwaveTestSupport
 import Testing
 
 /// A bar as plain text.
@@ -40,7 +41,7 @@ struct MeterRendererTests {
         // −28.5 dB: 31.5/60 × 40 = 21 cells exactly; −29.25 dB: 20.5 cells → 20 full + ▌.
         #expect(count(bar(level: -28.5), "█") == 21)
         let text = Array(bar(level: -29.25))
-        #expect(text[19] == "█" && text[20] == "▌" && text[21] == "·")
+        #expect(text.element(at: 19) == "█" && text.element(at: 20) == "▌" && text.element(at: 21) == "·")
     }
 
     @Test("The hold mark sits in the cell where a bar at the held level would end")
@@ -59,8 +60,8 @@ struct MeterRendererTests {
         state.feed(startFrame: 0, frameCount: 256, peaks: [Float(1.0), 0.5])
         let lines = MeterRenderer.lines(state: state, names: ["in_1", "in_2"], connections: [[], []], status: nil,
                                         width: 100, height: 30, color: false)
-        #expect(lines[0].contains("CLIP"))
-        #expect(!lines[1].contains("CLIP"))
+        #expect(lines.element(at: 0)?.contains("CLIP") == true)
+        #expect(lines.element(at: 1)?.contains("CLIP") == false)
     }
 
     @Test("The strip slides one column left when a level enters at the right")
@@ -82,14 +83,14 @@ struct MeterRendererTests {
         #expect(rows.count == 2 * MeterRenderer.stripRowsPerHalf)
         #expect(rows.allSatisfy { $0.first == "█" })
         // Silence still draws the centre line: ▁ just above it, ▔ just below it.
-        #expect(rows[1].last == "▁" && rows[2].last == "▔")
-        #expect(rows[0].last == " " && rows[3].last == " ")
+        #expect(rows.element(at: 1)?.last == "▁" && rows.element(at: 2)?.last == "▔")
+        #expect(rows.element(at: 0)?.last == " " && rows.element(at: 3)?.last == " ")
     }
 
     @Test("A strip with fewer columns than the width is right-aligned")
     func stripRightAligned() {
         let rows = MeterRenderer.strip([1.0], width: 5).map { $0.rendered(color: false) }
-        #expect(rows[0] == "    █")
+        #expect(rows.first == "    █")
     }
 
     @Test("With NO_COLOR the meter's lines hold no escape sequence; with colour they do")
@@ -129,8 +130,8 @@ struct MeterRendererTests {
         let lines = MeterRenderer.lines(state: state, names: ["in_1", "in_2"], connections: [["system:capture_1"], []],
                                         status: status, width: 120, height: 40, color: false)
         #expect(lines.count == 2 + 2 * MeterRenderer.stripRowsPerHalf + 1)
-        #expect(lines[0].hasPrefix("in_1 ") && lines[0].hasSuffix("system:capture_1"))
-        #expect(lines[1].hasSuffix("(not connected)"))
+        #expect(lines.element(at: 0).map { $0.hasPrefix("in_1 ") && $0.hasSuffix("system:capture_1") } == true)
+        #expect(lines.element(at: 1)?.hasSuffix("(not connected)") == true)
         #expect(lines.last == "0:12.3  rec take.wav 4.6 MB  buffer 3%  xruns 2  dropped 0  tone 1000 Hz -20.0 dBFS (paused)")
     }
 
@@ -147,7 +148,7 @@ struct MeterRendererTests {
         let lines = MeterRenderer.lines(state: state, names: ["in_1", "in_2", "in_3"], connections: [],
                                         status: status, width: 80, height: 6, color: false)
         #expect(lines.count == 4)
-        #expect(lines[2].hasPrefix("in_3"))
+        #expect(lines.element(at: 2)?.hasPrefix("in_3") == true)
     }
 
     @Test("The numeric peak shows one decimal, -inf for silence")

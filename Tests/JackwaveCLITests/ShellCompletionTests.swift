@@ -24,8 +24,9 @@ struct ShellCompletionTests {
     func choicesParse(command: DeclaredCommand) throws {
         let documented = try #require(Jackwave.documentedCommands.first { $0.name == command.name })
         for option in documented.options {
+            let name = try #require(option.names.first, "an option of \(command.name) without a name")
             for word in option.kind.choices {
-                #expect(command.parseLoop([option.names[0], word]) == nil, "\(option.names[0]) \(word)")
+                #expect(command.parseLoop([name, word]) == nil, "\(name) \(word)")
             }
         }
     }
@@ -33,7 +34,7 @@ struct ShellCompletionTests {
     @Test("the port options complete JACK port names and --record sound files")
     func kinds() throws {
         let main = try #require(Jackwave.documentedCommands.first)
-        let kinds = Dictionary(uniqueKeysWithValues: main.options.map { ($0.names.last!, $0.kind) })
+        let kinds = Dictionary(main.options.compactMap { o in o.names.last.map { ($0, o.kind) } }, uniquingKeysWith: { first, _ in first })
         #expect(kinds["--port"] == .port && kinds["--to"] == .port)
         #expect(kinds["--record"]?.fileExtensions.contains("flac") == true)
         #expect(kinds["--levels-format"]?.choices == ["csv", "jsonl"])

@@ -52,15 +52,15 @@ struct TerminalScreenTests {
     }
 
     @Test("A printed line goes where the meter was, and the meter is drawn again below it")
-    func printAbove() {
+    func printAbove() throws {
         let p = PipeScreen()
         p.screen.draw(["m1", "m2"], width: 80)
         _ = p.take()
         p.screen.printAbove("jackwave: hello")
         let out = p.take()
         #expect(out.contains("\r" + esc + "1A" + esc + "J"))
-        let message = out.range(of: "jackwave: hello\n")!
-        let meter = out.range(of: "m1" + esc + "K\nm2")!
+        let message = try #require(out.range(of: "jackwave: hello\n"), "\(out)")
+        let meter = try #require(out.range(of: "m1" + esc + "K\nm2"), "\(out)")
         #expect(message.upperBound <= meter.lowerBound)
         p.screen.restore()
     }

@@ -136,13 +136,13 @@ struct SPSCRingTests {
     /// size (whatever fits of them), the consumer reads bursts of random size and checks
     /// that element k is k. Under ThreadSanitizer this also checks the memory ordering.
     @Test("two threads move ten million elements through a small ring, each once and in order")
-    func twoThreadStress() {
+    func twoThreadStress() throws {
         let total = 10_000_000
         let ring = SPSCRing<Int>(minimumCapacity: 64, width: 1)
         nonisolated(unsafe) var received = 0
         nonisolated(unsafe) var firstBad: (index: Int, value: Int)? = nil
 
-        let producer = TestThread {
+        let producer = try TestThread {
             var rng = SplitMix64(seed: 1)
             var next = 0
             while next < total {
@@ -155,7 +155,7 @@ struct SPSCRingTests {
                 next += r.count
             }
         }
-        let consumer = TestThread {
+        let consumer = try TestThread {
             var rng = SplitMix64(seed: 2)
             var expected = 0
             while expected < total {

@@ -1,11 +1,12 @@
 import Glibc
+import Testing
 
 /// Runs `body` on a new POSIX thread (the rings are built for plain threads, not tasks:
 /// a spinning consumer must not occupy a cooperative-pool thread).
 final class TestThread: @unchecked Sendable {
     private var handle = pthread_t()
     private let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) {
+    init(_ body: @escaping @Sendable () -> Void) throws {
         self.body = body
         let context = Unmanaged.passRetained(self).toOpaque()
         let rc = pthread_create(&handle, nil, { raw in
@@ -13,7 +14,8 @@ final class TestThread: @unchecked Sendable {
             me.body()
             return nil
         }, context)
-        precondition(rc == 0, "pthread_create failed")
+        if rc != 0 { Unmanaged<TestThread>.fromOpaque(context).release() }   // no thread took it
+        try #require(rc == 0, "pthread_create failed: \(rc)")
     }
     func join() { pthread_join(handle, nil) }
 }

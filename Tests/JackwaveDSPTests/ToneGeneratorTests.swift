@@ -20,7 +20,7 @@ private func render(_ g: inout ToneGenerator, _ frames: Int, block: Int = 128) -
 /// The largest |x[n+1] − x[n]| over the signal.
 private func largestStep(_ x: [Float]) -> Double {
     var worst = 0.0
-    for n in 1..<x.count { worst = max(worst, abs(Double(x[n]) - Double(x[n - 1]))) }
+    for n in x.indices.dropFirst() { worst = max(worst, abs(Double(x[n]) - Double(x[n - 1]))) }
     return worst
 }
 
@@ -311,14 +311,14 @@ struct ToneGeneratorTests {
     }
 
     @Test("a volume change reaches the new amplitude after the 5 ms ramp, and not at once")
-    func volumeRampReachesTarget() {
+    func volumeRampReachesTarget() throws {
         var g = ToneGenerator(sampleRate: Self.rate, frequency: 997.5, amplitude: 0.25, fadeFrames: Self.fade)
         _ = render(&g, 4800)
         g.setAmplitude(0.5)
         #expect(g.amplitudeRampFrames == 240)
         let ramp = render(&g, g.amplitudeRampFrames)
         let after = render(&g, 4800)
-        let early = ramp.prefix(40).map { abs($0) }.max()!
+        let early = try #require(ramp.prefix(40).map { abs($0) }.max(), "a ramp of \(ramp.count) frames")
         #expect(early < 0.3) // one sixth of the way: about 0.29
         #expect(abs(after.map { abs($0) }.max()! - 0.5) < 1e-4)
     }

@@ -48,8 +48,8 @@ struct ArmedEndToEndTests {
         #expect(take.frames == 96000 + burst + 48000)
         #expect(BurstPattern.firstSlip(in: take) == nil)
         // The last loud frame is the burst's last; a second after it, the take ends.
-        #expect(BurstPattern.decode(take[96000 + burst - 1, 0]).loud)
-        #expect(!BurstPattern.decode(take[96000 + burst, 0]).loud)
+        #expect(take.sample(frame: 96000 + burst - 1, channel: 0).map { BurstPattern.decode($0).loud } == true)
+        #expect(take.sample(frame: 96000 + burst, channel: 0).map { BurstPattern.decode($0).loud } == false)
         #expect(out.stderr.contains("take 1: \(dir)/t-001.wav: "))
     }
 

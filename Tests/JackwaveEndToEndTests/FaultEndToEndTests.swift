@@ -55,6 +55,7 @@ struct FaultEndToEndTests {
         // and the silent frames are exactly the dropped ones; unless PipeWire skipped a
         // cycle and said so (`ServerBreaks`), which moves the pattern at the server.
         if server.brokeStream(stderr: run.stderr, source: source) { return }
+        try #require(rec.frames > 0 && rec.channels >= 2, "\(rec.frames) frames of \(rec.channels) channels")
         let k0 = TestPattern.phase(of: rec[0, 0])
         var silent = 0
         for f in 0..<rec.frames {

@@ -32,7 +32,7 @@ struct FilesEndToEndTests {
         let middle = Array(rec.samples[(rec.frames / 10)..<(rec.frames * 9 / 10)])
         let f = try #require(Signal.frequency(middle, rate: Double(rate)))
         #expect(abs(f - 997) / 997 < 1e-4, "measured \(f) Hz")
-        let peak = Double(middle.map(abs).max()!)
+        let peak = Double(try #require(middle.map(abs).max(), "\(rec.frames) frames"))
         #expect(abs(20 * log10(peak / 0.1)) < 0.05, "peak \(peak)")  // -20 dBFS, in the pass band
     }
 
@@ -44,7 +44,7 @@ struct FilesEndToEndTests {
         // Away from the ends: the recording stops abruptly during the tone's fade-out (it
         // hears its own output one period late), and that cut is, rightly, broadband.
         let rec = try Recording(path)
-        let peak = Double(rec.samples[(rec.frames / 10)..<(rec.frames * 9 / 10)].map(abs).max()!)
+        let peak = Double(try #require(rec.samples[(rec.frames / 10)..<(rec.frames * 9 / 10)].map(abs).max(), "\(rec.frames) frames"))
         #expect(20 * log10(max(peak, 1e-30)) < -120, "peak \(20 * log10(peak)) dBFS")
     }
 
@@ -80,6 +80,7 @@ struct FilesEndToEndTests {
         let amplitude = Double(Float(0.001))
         func ideal(_ n: Int, _ d: Int) -> Double { Double(Float(amplitude * sin(2 * Double.pi * 997 * Double(n - d) / 48000))) }
         let window = 4800..<43200
+        try #require(rec.samples.count >= window.upperBound, "\(rec.frames) frames")
         let d = try #require((0..<4800).min { a, b in
             (0..<64).map { abs(Double(rec.samples[4800 + $0]) - ideal(4800 + $0, a)) }.max()!
                 < (0..<64).map { abs(Double(rec.samples[4800 + $0]) - ideal(4800 + $0, b)) }.max()!
@@ -126,6 +127,7 @@ struct FilesEndToEndTests {
         _ = try recordTone(path, ["--tone", "997", "-d", "1.2"])
         let rec = try Recording(path)
         #expect(rec.frames == 57600)
+        try #require(rec.samples.count >= 52800, "\(rec.frames) frames")
         let middle = Array(rec.samples[4800..<52800])
         let f = try #require(Signal.frequency(middle, rate: 48000))
         #expect(abs(f - 997) / 997 < 1e-3, "\(f) Hz")
@@ -171,8 +173,10 @@ struct FilesEndToEndTests {
         let pieces = try (1...3).map { try Recording(FileNaming(base: path, scheme: .pieces).path(take: 0, piece: $0)) }
         #expect(pieces.map(\.frames) == [16000, 16000, 3200])
         let joined = pieces.flatMap(\.samples)
+        try #require(joined.count >= 33600, "\(joined.count) samples")
         let residual = Signal.sineResidual(Array(joined[1600..<33600]), frequency: 997, rate: 16000)
-        #expect(residual.map(abs).max()! < 1e-4, "worst residual \(residual.map(abs).max()!)")
+        let worst = try #require(residual.map(abs).max())
+        #expect(worst < 1e-4, "worst residual \(worst)")
     }
 
     @Test("each split piece's bext time reference continues the previous one's")
@@ -236,21 +240,23 @@ struct FilesEndToEndTests {
             guard let r = line.range(of: " frames dropped at ") else { return nil }
             let count = Int(line[..<r.lowerBound].split(separator: " ").last ?? "") ?? 0
             let at = Double(line[r.upperBound...].split(separator: " ").first ?? "") ?? 0
-            let start = Int((at * 16000).rounded())
+            guard let start = Int(exactly: (at * 16000).rounded()) else { return nil }
             return (start, start + count / 3)
         }
         #expect(!gaps.isEmpty, "\(run.stderr)")
         let margin = 64  // 4 ms: the converter's filter rings for less than that
-        for gap in gaps where min(gap.end, rec.frames) - gap.start > 2 * margin {
+        for gap in gaps where gap.start >= 0 && min(gap.end, rec.frames) - gap.start > 2 * margin {
             let inside = rec.samples[(gap.start + margin)..<(min(gap.end, rec.frames) - margin)]
             #expect(inside.allSatisfy { abs($0) < 1e-4 }, "gap \(gap) is not silent")
         }
         var kept: [(index: Int, value: Float)] = []
+        try #require(rec.frames >= 1600, "\(rec.frames) frames")
         for i in 800..<(rec.frames - 800) where !gaps.contains(where: { i >= $0.start - margin && i < $0.end + margin }) {
             kept.append((i, rec.samples[i]))
         }
         let residual = Signal.sineResidual(kept, frequency: 997, rate: 16000)
-        #expect(residual.map(abs).max()! < 1e-3, "the tone is off its timeline by \(residual.map(abs).max()!)")
+        let worst = try #require(residual.map(abs).max(), "no sample outside the gaps")
+        #expect(worst < 1e-3, "the tone is off its timeline by \(worst)")
     }
 
     @Test("plot and levels read a --rate 4096 recording like any other")

@@ -15,7 +15,7 @@ struct LatencyEndToEndTests {
     static func captureLatency(of port: String, on server: any TestServer) throws -> DeclaredLatency? {
         let out = try Run.tool("/usr/bin/jack_lsp", ["-l", port], server: server.name, timeout: 10)
         guard let line = out.stdout.split(separator: "\n").first(where: { $0.contains("port capture latency") }),
-              let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]") else { return nil }
+              let open = line.firstIndex(of: "["), let close = line[open...].firstIndex(of: "]") else { return nil }
         let numbers = line[line.index(after: open)..<close].split(separator: " ").compactMap { Int($0) }
         return numbers.count == 2 ? DeclaredLatency(minimum: numbers[0], maximum: numbers[1]) : nil
     }

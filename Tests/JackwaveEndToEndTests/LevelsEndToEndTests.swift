@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// Level export and the live meter against real servers, jackd and PipeWire (each test on
@@ -28,10 +29,10 @@ struct LevelsEndToEndTests {
         #expect(lines.first == "frame,time,dropouts,in_1")
         #expect(lines.count == 1 + 96000 / server.period)
         // Rows are consecutive blocks, and the tone (-20 dBFS) is there.
-        let frames = lines.dropFirst().map { Int($0.split(separator: ",")[0])! }
+        let frames = try lines.dropFirst().map { line in try #require(line.split(separator: ",").first.flatMap { Int($0) }, "\(line)") }
         #expect(frames == Array(stride(from: 0, to: 96000, by: server.period)))
-        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",")[2] == "0" }, "no dropout in a recording of the tone")
-        let peaks = lines.dropFirst().map { Float($0.split(separator: ",")[3])! }
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").element(at: 2) == "0" }, "no dropout in a recording of the tone")
+        let peaks = try lines.dropFirst().map { line in try #require(line.split(separator: ",").element(at: 3).flatMap { Float($0) }, "\(line)") }
         #expect(abs((peaks.max() ?? 0) - 0.1) < 1e-3)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `jackwave measure` through real servers (each test on jackd and PipeWire): the direct
@@ -17,6 +18,11 @@ struct MeasureEndToEndTests {
         return (run, object)
     }
 
+    /// A response or harmonic point's frequency and level; a missing one fails the test (no trap).
+    func point(_ p: [String: Double]) throws -> (hz: Double, db: Double) {
+        (try #require(p["hz"], "\(p)"), try #require(p["db"], "\(p)"))
+    }
+
     @Test("the direct patch: latency 0, a response flat within 0.001 dB, THD+N at the float floor, no crosstalk",
           arguments: ServerKind.allCases)
     func directPatch(on kind: ServerKind) throws {
@@ -32,13 +38,13 @@ struct MeasureEndToEndTests {
             #expect(channel["latency_frames"] as? Double == 0)
             let response = try #require(channel["response"] as? [[String: Double]])
             #expect(response.count == 239)
-            #expect(response.allSatisfy { abs($0["db"]!) < 0.001 && abs($0["deg"]!) < 0.01 })
+            #expect(response.allSatisfy { $0["db"].map { abs($0) < 0.001 } == true && $0["deg"].map { abs($0) < 0.01 } == true })
             #expect(try #require(channel["thd_n_db"] as? Double) < -140)
             #expect(try #require(channel["noise_db"] as? Double) < -180)
             let harmonics = try #require(channel["harmonics"] as? [[String: Any]])
             for curve in harmonics {
                 let points = try #require(curve["points"] as? [[String: Double]])
-                #expect(!points.isEmpty && points.allSatisfy { $0["db"]! < -120 })
+                #expect(!points.isEmpty && points.allSatisfy { $0["db"].map { $0 < -120 } == true })
             }
         }
         // Digital silence from each channel into the other: −∞, which JSON writes as null.
@@ -91,17 +97,19 @@ struct MeasureEndToEndTests {
 
         // Latency: the device's delay plus the period the server's graph adds to a loop
         // through another client (jackd and PipeWire both run the loop a cycle late).
-        let latency = try #require(channels[0]["latency_frames"] as? Double)
+        let first = try #require(channels.element(at: 0), "\(channels.count) channels")
+        let second = try #require(channels.element(at: 1), "\(channels.count) channels")
+        let latency = try #require(first["latency_frames"] as? Double)
         let loops = ((latency - Self.device.delay) / Double(server.period)).rounded()
         #expect(loops == 0 || loops == 1, "\(latency)")
         #expect(abs(latency - (Self.device.delay + loops * Double(server.period))) <= 0.01, "\(latency)")
         #expect(abs(latency - peer) <= 0.002, "jackwave \(latency), jack_delay \(peer)")
-        #expect(channels[0]["polarity"] as? String == "normal")
+        #expect(first["polarity"] as? String == "normal")
 
-        let response = try #require(channels[1]["response"] as? [[String: Double]])
-        let frequencies = response.map { $0["hz"]! }
-        let harmonics = try #require(channels[0]["harmonics"] as? [[String: Any]])
-        let fundamentals = Array(Set(harmonics.flatMap { ($0["points"] as? [[String: Double]] ?? []).map { $0["hz"]! } })).sorted()
+        let response = try #require(second["response"] as? [[String: Double]])
+        let frequencies = try response.map { try point($0).hz }
+        let harmonics = try #require(first["harmonics"] as? [[String: Any]])
+        let fundamentals = Array(Set(try harmonics.flatMap { try ($0["points"] as? [[String: Double]] ?? []).map { try point($0).hz } })).sorted()
         let truth = try MeasureTruth.compute(Self.device, sampleRate: server.sampleRate, level: -6, toneHz: 997,
                                              frequencies: frequencies, fundamentals: fundamentals)
         let perChannel = try #require(truth["channels"] as? [String: [String: Any]])
@@ -110,11 +118,11 @@ struct MeasureEndToEndTests {
         // polynomial) to 10 kHz: above, its own aliases fold back onto the response (H3's
         // at 12 kHz, H2's at 16 kHz), as they would through any digital nonlinearity.
         for (c, limit) in [(0, 8_000.0), (1, 20_000.0)] {
-            let measured = try #require(channels[c]["response"] as? [[String: Double]])
+            let measured = try (try #require(channels.element(at: c)?["response"] as? [[String: Double]])).map(point)
             let expected = try #require(perChannel["\(c + 1)"]?["response_db"] as? [Double])
-            let checked = zip(measured, expected).filter { $0.0["hz"]! <= limit }
-            let worst = checked.max { abs($0.0["db"]! - $0.1) < abs($1.0["db"]! - $1.1) }!
-            #expect(abs(worst.0["db"]! - worst.1) <= 0.01, "channel \(c + 1): \(worst)\n\(run?.stderr ?? "")")
+            let checked = zip(measured, expected).filter { $0.0.hz <= limit }
+            let worst = try #require(checked.max { abs($0.0.db - $0.1) < abs($1.0.db - $1.1) }, "channel \(c + 1): no point to \(limit) Hz")
+            #expect(abs(worst.0.db - worst.1) <= 0.01, "channel \(c + 1): \(worst)\n\(run?.stderr ?? "")")
         }
 
         // Harmonics: every reported point within 0.2 dB of the closed form, down to −100 dBc.
@@ -124,39 +132,46 @@ struct MeasureEndToEndTests {
             let points = try #require(curve["points"] as? [[String: Double]])
             let expected = try #require(expectedHarmonics["\(order)"])
             #expect(points.count > 100, "H\(order)")
-            for point in points {
-                let e = expected[fundamentals.firstIndex(of: point["hz"]!)!]
-                #expect(abs(point["db"]! - e) <= 0.2, "H\(order) at \(point["hz"]!) Hz: \(point["db"]!) vs \(e)")
+            for p in try points.map(point) {
+                let index = try #require(fundamentals.firstIndex(of: p.hz), "H\(order) at \(p.hz) Hz")
+                let e = try #require(expected.element(at: index), "H\(order) at \(p.hz) Hz: \(expected.count) values expected")
+                #expect(abs(p.db - e) <= 0.2, "H\(order) at \(p.hz) Hz: \(p.db) vs \(e)")
             }
         }
 
         for c in 0..<2 {
             let t = try #require(perChannel["\(c + 1)"])
-            let thdN = try #require(channels[c]["thd_n_db"] as? Double), noise = try #require(channels[c]["noise_db"] as? Double)
-            let range = try #require(channels[c]["dynamic_range_db"] as? Double)
-            #expect(abs(thdN - (t["thd_n_db"] as! Double)) <= 0.1, "channel \(c + 1) THD+N \(thdN) vs \(t["thd_n_db"]!)")
-            #expect(abs(noise - (t["noise_db"] as! Double)) <= 0.5, "channel \(c + 1) noise \(noise) vs \(t["noise_db"]!)")
-            #expect(abs(range - (t["dynamic_range_db"] as! Double)) <= 0.5, "channel \(c + 1) range \(range)")
+            let channel = try #require(channels.element(at: c), "\(channels.count) channels")
+            let thdN = try #require(channel["thd_n_db"] as? Double), noise = try #require(channel["noise_db"] as? Double)
+            let range = try #require(channel["dynamic_range_db"] as? Double)
+            let trueThdN = try #require(t["thd_n_db"] as? Double), trueNoise = try #require(t["noise_db"] as? Double)
+            let trueRange = try #require(t["dynamic_range_db"] as? Double)
+            #expect(abs(thdN - trueThdN) <= 0.1, "channel \(c + 1) THD+N \(thdN) vs \(trueThdN)")
+            #expect(abs(noise - trueNoise) <= 0.5, "channel \(c + 1) noise \(noise) vs \(trueNoise)")
+            #expect(abs(range - trueRange) <= 0.5, "channel \(c + 1) range \(range)")
         }
 
         // The margins, for the log: how far from its truth each figure came out.
         var margins = [String(printf: "latency %+.4f (jack_delay %+.4f)", latency - (Self.device.delay + loops * Double(server.period)), latency - peer)]
         for (c, limit) in [(0, 8_000.0), (1, 20_000.0)] {
-            let measured = channels[c]["response"] as? [[String: Double]] ?? []
+            let measured = channels.element(at: c)?["response"] as? [[String: Double]] ?? []
             let expected = perChannel["\(c + 1)"]?["response_db"] as? [Double] ?? []
-            let worst = zip(measured, expected).filter { $0.0["hz"]! <= limit }.map { abs($0.0["db"]! - $0.1) }.max() ?? .nan
+            let worst = zip(measured, expected).filter { ($0.0["hz"] ?? .infinity) <= limit }.map { abs(($0.0["db"] ?? .nan) - $0.1) }.max() ?? .nan
             margins.append(String(printf: "response %d %.4f dB", c + 1, worst))
         }
         for curve in harmonics {
             let order = curve["order"] as? Int ?? 0, expected = expectedHarmonics["\(order)"] ?? []
-            let worst = (curve["points"] as? [[String: Double]] ?? []).map { abs($0["db"]! - expected[fundamentals.firstIndex(of: $0["hz"]!)!]) }.max() ?? .nan
+            let worst = (curve["points"] as? [[String: Double]] ?? []).map { p in
+                p["hz"].flatMap { fundamentals.firstIndex(of: $0) }.flatMap { expected.element(at: $0) }.map { abs((p["db"] ?? .nan) - $0) } ?? .nan
+            }.max() ?? .nan
             margins.append(String(printf: "H%d %.3f dB", order, worst))
         }
         print("measure on \(kind.testDescription): " + margins.joined(separator: ", "))
 
         let crosstalk = try #require(report["crosstalk_db"] as? [[Any]])
         let expectedCrosstalk = try #require((truth["crosstalk"] as? [String: Double])?["1-2"])
-        let oneToTwo = try #require(crosstalk[0][1] as? Double), twoToOne = try #require(crosstalk[1][0] as? Double)
+        let oneToTwo = try #require(crosstalk.element(at: 0)?.element(at: 1) as? Double, "\(crosstalk)")
+        let twoToOne = try #require(crosstalk.element(at: 1)?.element(at: 0) as? Double, "\(crosstalk)")
         #expect(abs(oneToTwo - expectedCrosstalk) <= 0.5, "\(oneToTwo) vs \(expectedCrosstalk)")
         #expect(twoToOne < -100, "\(twoToOne)")
     }
@@ -169,7 +184,7 @@ struct MeasureEndToEndTests {
         let start = try #require((report["disturbances"] as? [String: Any])?["start_frame_time"] as? Int)
         let seconds = try #require((report["settings"] as? [String: Any])?["programme_s"] as? Double)
         let rate = try #require((report["server"] as? [String: Any])?["sample_rate"] as? Int)
-        let length = UInt32(seconds * Double(rate))
+        let length = try #require(UInt32(exactly: (seconds * Double(rate)).rounded(.towardZero)), "a programme of \(seconds) s at \(rate) Hz")
         return device.disturbanceTimes.first {
             let offset = $0 &- UInt32(truncatingIfNeeded: start)
             return offset > 0 && offset <= length

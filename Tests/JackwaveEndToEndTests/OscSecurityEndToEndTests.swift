@@ -163,10 +163,10 @@ struct OscSecurityEndToEndTests {
     /// every datagram reaches jackwave rather than overflowing the kernel's buffer, however
     /// fast or slowly jackwave reads (a listener that stalls fails the bound). Returns the
     /// datagrams the kernel dropped at jackwave's socket meanwhile (nil if a wait timed out).
-    func flood(_ count: Int, to port: Int, from peer: OscPeer, _ make: (Int) -> [UInt8]) -> Int? {
+    func flood(_ count: Int, to port: Int, from peer: OscPeer, _ make: (Int) throws -> [UInt8]) rethrows -> Int? {
         let dropsBefore = UDPProbe.queue(ofPort: port)?.drops ?? 0
         for i in 0..<count {
-            peer.send(datagram: make(i), to: port)
+            peer.send(datagram: try make(i), to: port)
             if i % 16 == 15 && !waitUntil(timeout: 30, interval: 0.0005, { (UDPProbe.queue(ofPort: port)?.waiting ?? 0) < 16_384 }) {
                 return nil
             }
@@ -177,9 +177,9 @@ struct OscSecurityEndToEndTests {
 
     /// Messages of a flood the lines account for: each interval's first line of `prefix`,
     /// and every "N more like it" count of `kind`, and the total over the inbox's bound.
-    func accounted(_ text: String, firstLines prefix: String, kind: String) -> Int {
+    func accounted(_ text: String, firstLines prefix: String, kind: String) throws -> Int {
         let firsts = text.components(separatedBy: prefix).count - 1
-        let counted = text.matches(of: try! Regex<(Substring, Substring)>("\\Q\(kind)\\E: (\\d+) more like it")).compactMap { Int($0.1) }.reduce(0, +)
+        let counted = text.matches(of: try Regex<(Substring, Substring)>("\\Q\(kind)\\E: (\\d+) more like it")).compactMap { Int($0.1) }.reduce(0, +)
         let over = total(text, #/, (\d+) message\(s\) over the queue's bound/#)
         return firsts + counted + over
     }
@@ -210,7 +210,7 @@ struct OscSecurityEndToEndTests {
         #expect(out.status == 0, "\(out.stderr)")
         // Every one of the 315,000 messages was handled (said or counted) or counted over the
         // inbox's bound; so were the few status fences that found the inbox full.
-        let seen = accounted(out.stderr, firstLines: "OSC: unknown message /far/future/", kind: "OSC: unknown messages")
+        let seen = try accounted(out.stderr, firstLines: "OSC: unknown message /far/future/", kind: "OSC: unknown messages")
         #expect(seen >= 315_000 && seen < 315_000 + 100, "\(out.stderr)")
     }
 
@@ -224,10 +224,10 @@ struct OscSecurityEndToEndTests {
         #expect(run.waitForStderr("waiting for a JACK server to come back"), "\(run.stderrSoFar)")
         let peer = try OscPeer()
         #expect(peer.status(of: port)?.arguments.first == .string("waiting"))
-        #expect(flood(2_000, to: port, from: peer) { i in OscOutgoing(path: "/unknown/\(i)").datagram! } == 0)
+        #expect(try flood(2_000, to: port, from: peer) { i in try #require(OscOutgoing(path: "/unknown/\(i)").datagram) } == 0)
         #expect(peer.status(of: port) != nil)
         let before = Self.residentKiB(run.pid)
-        #expect(flood(100_000, to: port, from: peer) { i in OscOutgoing(path: "/unknown/\(i)").datagram! } == 0)
+        #expect(try flood(100_000, to: port, from: peer) { i in try #require(OscOutgoing(path: "/unknown/\(i)").datagram) } == 0)
         // Answered while waiting: the inbox is drained in this state too.
         #expect(peer.status(of: port)?.arguments.first == .string("waiting"))
         let after = Self.residentKiB(run.pid)
@@ -237,7 +237,7 @@ struct OscSecurityEndToEndTests {
         #expect(out.status == 0, "\(out.stderr)")
         // Two lines per 10 s at most, however many came.
         #expect(out.stderr.split(separator: "\n").count < 40, "\(out.stderr.prefix(2000))")
-        let seen = accounted(out.stderr, firstLines: "OSC: unknown message /unknown/", kind: "OSC: unknown messages")
+        let seen = try accounted(out.stderr, firstLines: "OSC: unknown message /unknown/", kind: "OSC: unknown messages")
         #expect(seen >= 102_000 && seen < 102_000 + 100, "\(out.stderr)")
     }
 

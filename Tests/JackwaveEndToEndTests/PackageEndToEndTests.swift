@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `$JACKWAVE_DEB`: the package scripts/test built with scripts/package.
@@ -70,10 +71,10 @@ struct PackageEndToEndTests {
         let entries = listing.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(entries.count > 10)
         for entry in entries {
-            let (mode, name) = (String(entry[0]), String(entry.last ?? ""))
+            let (mode, name) = (String(entry.first ?? ""), String(entry.last ?? ""))
             let allowed = mode.hasPrefix("d") ? ["drwxr-xr-x"] : name.hasSuffix("/bin/jackwave") ? ["-rwxr-xr-x"] : ["-rw-r--r--"]
             #expect(allowed.contains(mode), "\(mode) \(name)")
-            #expect(entry[1] == "root/root", "\(entry[1]) \(name)")
+            #expect(entry.element(at: 1) == "root/root", "\(entry.element(at: 1) ?? "") \(name)")
         }
     }
 

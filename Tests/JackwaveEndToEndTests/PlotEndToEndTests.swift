@@ -18,7 +18,7 @@ struct PlotEndToEndTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
         #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         // IHDR: width and height, big-endian, at bytes 16…23.
-        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let width = bytes.dropFirst(16).prefix(4).reduce(0) { $0 << 8 | Int($1) }
         #expect(width == 1200)
     }
 

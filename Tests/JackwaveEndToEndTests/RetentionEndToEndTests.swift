@@ -59,13 +59,13 @@ struct RetentionEndToEndTests {
         let out = try record(dir, ["--keep-space", "1M"], server: server, seconds: "5")
         #expect(out.status == 0, "\(out.stderr)")
         let left = files(dir).filter { $0 != "m-001.wav" }
-        let bytes = try left.map { try FileManager.default.attributesOfItem(atPath: dir + "/" + $0)[.size] as! Int }
+        let bytes = try left.map { try #require(try FileManager.default.attributesOfItem(atPath: dir + "/" + $0)[.size] as? Int, "\($0)") }
         #expect(bytes.reduce(0, +) <= 1 << 20, "\(left) \(bytes)")
         #expect(left.last == "m-006.wav" && !left.isEmpty, "\(left)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/m-001.wav")) == foreign)
         // Each deletion came after its file had closed: never the file being written.
         let logs = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".jsonl") }
-        let lines = try EventStream.read(dir + "/" + logs[0])
+        let lines = try EventStream.read(dir + "/" + (try #require(logs.first, "no event log in \(dir)")))
         let deleted = lines.filter { $0["event"] as? String == "file_deleted" }.compactMap { $0["path"] as? String }
         #expect(!deleted.isEmpty && deleted.allSatisfy { left.contains($0) == false }, "\(deleted)")
         for name in deleted {

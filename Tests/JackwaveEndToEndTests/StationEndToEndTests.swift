@@ -23,7 +23,7 @@ struct StationEndToEndTests {
     func killedLossyFile(ext: String) throws {
         let server = try JackServer()
         let path = dir + "/killed.\(ext)"
-        let plan = Self.killPlan[ext]!
+        let plan = try #require(Self.killPlan[ext])
         let run = try Run.start(Run.jackwave, ["--record", path, "--tone", "1000", "-p", "jackwave:out_1", "-c", "1",
                                                "--outputs", "1", "--levels", "-"], server: server.name)
         // The level rows count the frames that arrived (as FaultEndToEndTests does).
@@ -73,6 +73,7 @@ struct StationEndToEndTests {
         // The archive: every frame of the pattern, none missing or doubled across the restart.
         let rec = try Recording(archive)
         #expect(rec.frames > 4 * 48000)
+        try #require(rec.frames > 0 && rec.channels >= 2, "\(rec.frames) frames of \(rec.channels) channels")
         let k0 = TestPattern.phase(of: rec[0, 1])
         let mismatch = (0..<rec.frames).first { rec[$0, 1] != TestPattern.value(frame: k0 + $0, channel: 0) }
         #expect(mismatch == nil, "the pattern breaks at frame \(mismatch ?? -1)")

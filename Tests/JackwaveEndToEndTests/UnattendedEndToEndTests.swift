@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// Running where nobody watches: no terminal, SIGTERM, `--events`, `--on-close`.
@@ -51,7 +52,7 @@ struct UnattendedEndToEndTests {
         let opened = lines.filter { $0["event"] as? String == "file_opened" }.compactMap { $0["frame"] as? Int }
         #expect(opened == [0, 48000, 96000])
         for (i, piece) in names.enumerated() {
-            #expect(try Recording(dir + "/" + piece).frames == [48000, 48000, 24000][i])
+            #expect(try Recording(dir + "/" + piece).frames == [48000, 48000, 24000].element(at: i), "\(piece)")
         }
         #expect(lines.allSatisfy { ($0["time"] as? String)?.count ?? 0 >= 23 })
         #expect(lines.last?["exit_code"] as? Int == 0)
@@ -82,7 +83,7 @@ struct UnattendedEndToEndTests {
         run.signal(SIGINT)
         #expect(run.finish(timeout: 30).status == 0)
         let wires = try EventStream.read(events).filter { ["connected", "disconnected"].contains($0["event"] as? String) }
-        #expect(wires.map { "\($0["event"]!) \($0["from"]!) \($0["to"]!)" }
+        #expect(wires.map { "\($0["event"] ?? "?") \($0["from"] ?? "?") \($0["to"] ?? "?")" }
                 == ["connected src:out_1 evwired:in_1", "disconnected src:out_1 evwired:in_1"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import JackwaveHost
+import JackwaveTestSupport
 import Testing
 
 /// Dead air and clipping (`--silence`, `--clip`) from frames and from level blocks, with
@@ -32,13 +33,13 @@ struct AlarmTests {
     }
 
     @Test("a silence of the set length raises silence_started when it has lasted that long, and silence_ended with its whole length")
-    func silenceBothEvents() {
+    func silenceBothEvents() throws {
         let (a, got) = alarms(AlarmSettings(silenceLevel: 0.01, silenceSeconds: 2))
         feed(a, frames(1500, level: 0.5), at: 0)
         feed(a, frames(3250, level: 0.001), at: 1500)     // below the level: silent
         feed(a, frames(500, level: 0.5), at: 4750)
         #expect(got.events == [.silenceStarted(frame: 3500, since: 1500), .silenceEnded(frame: 4750, since: 1500)])
-        let fields = got.events[1].fields(sampleRate: 1000, settings: a.settings)
+        let fields = try #require(got.events.element(at: 1), "\(got.events)").fields(sampleRate: 1000, settings: a.settings)
         #expect(fields.first { $0.0 == "duration" }.map { "\($0.1)" } == "\(EventLog.Value.double(3.25))")
     }
 
@@ -109,10 +110,10 @@ struct AlarmTests {
     func fields() throws {
         let settings = AlarmSettings(silenceLevel: 0.01, silenceSeconds: 30, clipSamples: 3)
         let started = try #require(EventLog.line(.silenceStarted, frame: 1440, AlarmEvent.silenceStarted(frame: 1440, since: 0).fields(sampleRate: 48, settings: settings)))
-        let object = try JSONSerialization.jsonObject(with: started) as! [String: Any]
+        let object = try #require(try JSONSerialization.jsonObject(with: started) as? [String: Any])
         #expect(object["event"] as? String == "silence_started" && object["since_frame"] as? Int == 0 && object["seconds"] as? Double == 30)
         let clip = try #require(EventLog.line(.clipping, frame: 0, AlarmEvent.clipping(frame: 0, count: 3, perInput: [2, 1]).fields(sampleRate: 48, settings: settings)))
-        let c = try JSONSerialization.jsonObject(with: clip) as! [String: Any]
+        let c = try #require(try JSONSerialization.jsonObject(with: clip) as? [String: Any])
         #expect(c["count"] as? Int == 3 && c["inputs"] as? [Int] == [2, 1])
     }
 

@@ -22,10 +22,10 @@ struct EngineDropTests {
     }
 
     @Test("a block that fits only in part is dropped whole: no partial frame or block reaches the ring")
-    func partialRoomDropsWholeBlock() {
+    func partialRoomDropsWholeBlock() throws {
         let e = engine()
         for _ in 0..<4 { e.cycle() }
-        e.engine.audioRing!.commitRead(32)   // room for 32 frames, half a block
+        try #require(e.engine.audioRing).commitRead(32)   // room for 32 frames, half a block
         e.cycle()
         #expect(e.engine.audioRing?.readableCount == 224)
         #expect(e.ringContents() == e.expected(32..<256))
@@ -33,46 +33,47 @@ struct EngineDropTests {
     }
 
     @Test("a gap is announced at its first frame with its length, before the audio that follows it")
-    func gapAnnouncedBeforeAudio() {
+    func gapAnnouncedBeforeAudio() throws {
         let e = engine()
         for _ in 0..<6 { e.cycle() }   // frames 256..<384 dropped
         #expect(e.takeDrops().isEmpty, "a gap that may go on is not published yet")
-        e.engine.audioRing!.commitRead(256)
+        try #require(e.engine.audioRing).commitRead(256)
         e.cycle()                        // frames 384..<448 fit
         #expect(e.takeDrops() == [DropEvent(atFrame: 256, count: 128)])
         #expect(e.ringContents() == e.expected(384..<448))
     }
 
     @Test("a gap that goes on grows into one event, however many blocks it spans")
-    func longGapIsOneEvent() {
+    func longGapIsOneEvent() throws {
         let e = engine()
         for _ in 0..<104 { e.cycle() }   // 100 blocks dropped
-        e.engine.audioRing!.commitRead(256)
+        try #require(e.engine.audioRing).commitRead(256)
         e.cycle()
         #expect(e.takeDrops() == [DropEvent(atFrame: 256, count: 6400)])
         #expect(e.engine.signals.droppedFrames.load(ordering: .relaxed) == 6400)
     }
 
     @Test("a block waits for room in the drop ring too: audio never overtakes its gap")
-    func audioWaitsForItsGap() {
+    func audioWaitsForItsGap() throws {
         let e = engine()
         // Fill the drop ring with separate gaps: drop one block, make room for exactly one.
         let capacity = e.engine.dropRing.capacity
         for _ in 0..<4 { e.cycle() }
         for _ in 0..<capacity {
             e.cycle()                                   // dropped
-            e.engine.audioRing!.commitRead(64)
+            try #require(e.engine.audioRing).commitRead(64)
             e.cycle()                                   // publishes the gap, then fits
         }
         #expect(e.engine.dropRing.readableCount == capacity)
         e.cycle()                                       // dropped: the ring is full again
-        e.engine.audioRing!.commitRead(64)
+        try #require(e.engine.audioRing).commitRead(64)
         e.cycle()                                       // room for audio, none for its gap
         #expect(e.engine.dropRing.readableCount == capacity)
         let gaps = e.takeDrops()
         #expect(gaps.count == capacity)
         e.cycle()                                       // now the gap goes first, then audio
-        #expect(e.takeDrops() == [DropEvent(atFrame: gaps.last!.atFrame + 128, count: 128)])
+        let lastGap = try #require(gaps.last, "no gap published")
+        #expect(e.takeDrops() == [DropEvent(atFrame: lastGap.atFrame + 128, count: 128)])
     }
 
     @Test("a gap still open when the callback stops is published by publishPendingDrop")
@@ -87,12 +88,12 @@ struct EngineDropTests {
     }
 
     @Test("peaks that do not fit in the level ring are counted as lost blocks")
-    func levelBlocksLost() {
+    func levelBlocksLost() throws {
         let e = OfflineEngine(channels: 3, blockFrames: 32, audioRingFrames: 0, levelRingBlocks: 2)
         for _ in 0..<5 { e.cycle() }
         #expect(e.engine.levelRing?.readableCount == 2)
         #expect(e.engine.signals.droppedLevelBlocks.load(ordering: .relaxed) == 3)
-        let slot = e.engine.levelRing!.readableRegions(upTo: 1).first
+        let slot = try #require(e.engine.levelRing).readableRegions(upTo: 1).first
         #expect(slot[2].peak == OfflineEngine.sample(frame: 31, channel: 2))
         #expect(slot[0].startFrame == 0 && slot[0].frameCount == 32)
     }
@@ -102,18 +103,19 @@ struct EngineDropTests {
         let dir = NSTemporaryDirectory() + "jackwave-drops-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let spec = RecordingSpec(path: dir + "/gap.wav", format: SoundFormat.named("wav")!, depth: .float, channels: 2,
+        let spec = RecordingSpec(path: dir + "/gap.wav", format: try #require(SoundFormat.named("wav")), depth: .float, channels: 2,
                                  inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil)
         let e = engine()
         let messages = MessageQueue()
-        let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec), ring: e.engine.audioRing!,
+        let ring = try #require(e.engine.audioRing)
+        let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec), ring: ring,
                                      drops: e.engine.dropRing, inputRate: 48000, messages: messages, loudness: nil, takes: nil)
         for _ in 0..<6 { e.cycle() }       // 0..<256 in the ring, 256..<384 dropped
         writer.start()
         // The writer empties the ring; wait for that (bounded), as the callback would not.
         let deadline = Date().addingTimeInterval(30)
-        while e.engine.audioRing!.writableCount < 256 && Date() < deadline { usleep(1000) }
-        #expect(e.engine.audioRing!.writableCount == 256)
+        while ring.writableCount < 256 && Date() < deadline { usleep(1000) }
+        #expect(ring.writableCount == 256)
         e.cycle()
         e.cycle()                          // 384..<512
         e.engine.publishPendingDrop()

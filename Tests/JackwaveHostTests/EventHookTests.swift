@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import JackwaveHost
+import JackwaveTestSupport
 import Testing
 
 /// `--on-event CMD` and the spawner under it: the event's JSON on stdin, its kind in
@@ -26,8 +27,9 @@ struct EventHookTests {
         hook.finish()
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[0] == "silence_started" && lines[2] == "silence_ended")
-        let object = try JSONSerialization.jsonObject(with: Data(lines[3].utf8)) as! [String: Any]
+        #expect(lines.element(at: 0) == "silence_started" && lines.element(at: 2) == "silence_ended")
+        let fourth = try #require(lines.element(at: 3), "\(lines)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(fourth.utf8)) as? [String: Any])
         #expect(object["event"] as? String == "silence_ended" && object["duration"] as? Double == 31.25)
         #expect(hook.messages.drain().isEmpty)
     }
@@ -62,7 +64,8 @@ struct EventHookTests {
         #expect(HookProcess.run("cut -d' ' -f5 /proc/$$/stat > '\(out)'; ls /proc/$$/fd >> '\(out)'", name: "iso", arguments: [],
                                 stdin: Array("x".utf8), label: "iso", timeout: 10, grace: 2) == .succeeded)
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(Int32(lines[0]) != getpgrp())
+        let group = try #require(lines.first, "\(lines)")
+        #expect(Int32(group) != getpgrp())
         // The shell's own descriptors: 0, 1, 2, and the one `ls` reads /proc through (3 or up).
         #expect(Array(lines.dropFirst()).filter { Int($0).map { $0 > 2 } ?? false }.count <= 1, "\(lines)")
     }

@@ -22,9 +22,9 @@ struct OscWireTests {
         let list = OscAllowList([try #require(OscNetwork("192.0.2.0/24")), try #require(OscNetwork("2001:db8::/32"))])
         let admitted = ["127.0.0.1", "127.3.4.5", "::1", "192.0.2.2", "192.0.2.255", "2001:db8:1::5"]
         let refused = ["192.0.3.1", "198.51.100.7", "10.0.0.1", "::2", "2001:db9::1"]
-        for host in admitted { #expect(list.admits(OscSocketAddress(host: host, port: 1)!), "\(host)") }
-        for host in refused { #expect(!list.admits(OscSocketAddress(host: host, port: 1)!), "\(host)") }
-        #expect(!OscAllowList().admits(OscSocketAddress(host: "192.0.2.2", port: 1)!))
+        for host in admitted { #expect(list.admits(try #require(OscSocketAddress(host: host, port: 1), "\(host)")), "\(host)") }
+        for host in refused { #expect(!list.admits(try #require(OscSocketAddress(host: host, port: 1), "\(host)")), "\(host)") }
+        #expect(!OscAllowList().admits(try #require(OscSocketAddress(host: "192.0.2.2", port: 1))))
         #expect(OscNetwork("192.0.2.77/24")?.description == "192.0.2.0/24")
         #expect(OscNetwork("198.51.100.7")?.description == "198.51.100.7/32")
         for bad in ["192.0.2.0/33", "example.org", "192.0.2.0/", "192.0.2.0/x", "::/129"] { #expect(OscNetwork(bad) == nil, "\(bad)") }

@@ -28,8 +28,8 @@ struct RecordingCutTests {
     func frames(_ path: String) throws -> [Int] {
         let file = try SoundFile(readingFrom: path)
         var buffer = [Float](repeating: 0, count: Int(file.frames))
-        _ = buffer.withUnsafeMutableBufferPointer { file.read(into: $0.baseAddress!, count: $0.count) }
-        return buffer.map { Int(($0 * 1_000_000).rounded()) }
+        _ = buffer.withUnsafeMutableBufferPointer { b in b.baseAddress.map { file.read(into: $0, count: b.count) } }
+        return buffer.map { Int(exactly: ($0 * 1_000_000).rounded()) ?? -1 }   // NaN or ±inf: no frame's number
     }
 
     /// Records what the files tell their observer: opened at (timeline frame), closed with
@@ -44,8 +44,8 @@ struct RecordingCutTests {
         }
     }
 
-    func numberedSpec(_ name: String, split: Int64? = nil, armed: Bool = false) -> RecordingSpec {
-        RecordingSpec(path: dir + "/" + name, format: SoundFormat.named("wav")!, depth: .float, channels: 1,
+    func numberedSpec(_ name: String, split: Int64? = nil, armed: Bool = false) throws -> RecordingSpec {
+        RecordingSpec(path: dir + "/" + name, format: try #require(SoundFormat.named("wav")), depth: .float, channels: 1,
                       inputRate: 48000, fileRate: 48000, dither: false, splitFrames: split,
                       naming: FileNaming(base: dir + "/" + name, armed: armed, cut: true))
     }
@@ -53,7 +53,7 @@ struct RecordingCutTests {
     @Test("a cut inside a write starts the next numbered file at exactly that frame")
     func cutInsideAWrite() throws {
         let log = Log()
-        let files = RecordingFiles(spec: numberedSpec("cut.wav"), observer: log)
+        let files = RecordingFiles(spec: try numberedSpec("cut.wav"), observer: log)
         files.requestCut(atStreamFrame: 1000)
         write(files, from: 0, count: 2500, block: 256)
         #expect(files.close())
@@ -66,7 +66,7 @@ struct RecordingCutTests {
     @Test("a cut at a frame already written cuts at the next frame written, losing and repeating nothing, and says where")
     func lateCut() throws {
         let messages = MessageQueue()
-        let files = RecordingFiles(spec: numberedSpec("late.wav"), observer: nil, messages: messages)
+        let files = RecordingFiles(spec: try numberedSpec("late.wav"), observer: nil, messages: messages)
         write(files, from: 0, count: 700, block: 700)
         files.requestCut(atStreamFrame: 500)
         write(files, from: 700, count: 300, block: 300)
@@ -78,7 +78,7 @@ struct RecordingCutTests {
 
     @Test("after a cut, --split's next piece comes a whole split length later")
     func cutThenSplit() throws {
-        let files = RecordingFiles(spec: numberedSpec("both.wav", split: 1000), observer: nil)
+        let files = RecordingFiles(spec: try numberedSpec("both.wav", split: 1000), observer: nil)
         files.requestCut(atStreamFrame: 300)
         write(files, from: 0, count: 1500, block: 128)
         #expect(files.close())
@@ -92,7 +92,7 @@ struct RecordingCutTests {
         for name in ["again-001.wav", "again-003.wav", "again-x.wav", "again-0002.txt"] {
             FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("keep".utf8))
         }
-        let files = RecordingFiles(spec: numberedSpec("again.wav"), observer: nil)
+        let files = RecordingFiles(spec: try numberedSpec("again.wav"), observer: nil)
         write(files, from: 0, count: 10, block: 10)
         #expect(files.close())
         #expect(files.files.first == dir + "/again-004.wav" && files.files.count == 1)
@@ -102,7 +102,7 @@ struct RecordingCutTests {
     @Test("a take cut by a split goes on in its next piece: take-001-001, take-001-002, then take 2 from piece 1")
     func takePieces() throws {
         let log = Log()
-        let files = RecordingFiles(spec: numberedSpec("t.wav", split: 100, armed: true), observer: log)
+        let files = RecordingFiles(spec: try numberedSpec("t.wav", split: 100, armed: true), observer: log)
         files.beginSegment(atStreamFrame: 1000)
         #expect(files.startTake() == 1)
         write(files, from: 0, count: 150, block: 64)

@@ -61,7 +61,7 @@ struct RecordingPipelineTests {
     @Test("full scale and beyond clamp to the largest and smallest codes")
     func clamps() {
         let out = quantized([1, 1.5, -1, -2], bits: 16, dither: false)
-        #expect(out.map { Int(Double($0) * 32768) } == [32767, 32767, -32768, -32768])
+        #expect(out.map { Int(exactly: (Double($0) * 32768).rounded(.towardZero)) } == [32767, 32767, -32768, -32768])
     }
 
     /// Runs `input` (mono) through a converter, flushing at the end.
@@ -92,7 +92,7 @@ struct RecordingPipelineTests {
         var input = [Float](repeating: 0, count: 96000)
         input[48000] = 1
         let out = try resample(input, from: 48000, to: 4096)
-        let peak = out.indices.max { abs(out[$0]) < abs(out[$1]) }!
+        let peak = try #require(out.indices.max { abs(out[$0]) < abs(out[$1]) }, "nothing came out")
         #expect(peak == 4096)
         #expect(abs(out.count - 8192) <= 1, "\(out.count) frames")
     }
@@ -101,13 +101,13 @@ struct RecordingPipelineTests {
     func noAliasing() throws {
         let input = (0..<96000).map { Float(sin(2 * Double.pi * 3000 * Double($0) / 48000)) }
         let out = try resample(input, from: 48000, to: 4096)
-        let peak = out[400..<(out.count - 400)].map(abs).max()!
+        let peak = try #require(out.dropFirst(400).dropLast(400).map(abs).max(), "\(out.count) frames came out")
         #expect(20 * log10(Double(peak)) < -140, "peak \(20 * log10(Double(peak))) dBFS")
     }
 
     @Test("the pipeline writes exactly round(frames × out/in) frames after the flush")
     func exactLength() throws {
-        let spec = RecordingSpec(path: dir + "/len.wav", format: SoundFormat.named("wav")!, depth: .float, channels: 2,
+        let spec = RecordingSpec(path: dir + "/len.wav", format: try #require(SoundFormat.named("wav")), depth: .float, channels: 2,
                                  inputRate: 48000, fileRate: 44100, dither: true, splitFrames: nil)
         let pipeline = try RecordingPipeline.opened(spec)
         #expect(pipeline.beginSegment(atStreamFrame: 0))
@@ -120,13 +120,14 @@ struct RecordingPipelineTests {
     }
 
     @Test("classic RIFF formats stop short of 4 GB: the frame limit leaves room for the header")
-    func fourGigabyteLimit() {
-        let spec = RecordingSpec(path: "x.wav", format: SoundFormat.named("wavex")!, depth: .int24, channels: 2,
+    func fourGigabyteLimit() throws {
+        let spec = RecordingSpec(path: "x.wav", format: try #require(SoundFormat.named("wavex")), depth: .int24, channels: 2,
                                  inputRate: 48000, fileRate: 48000, dither: true, splitFrames: nil)
-        let limit = try! #require(spec.maximumFramesPerFile)
+        let limit = try #require(spec.maximumFramesPerFile)
         #expect(limit * 6 < 0xFFFF_FFFF - 1_000_000)
         #expect(limit * 6 > 0xFFFF_FFFF - 2_000_000)
-        #expect(RecordingSpec(path: "x.wav", format: SoundFormat.named("wav")!, depth: .int24, channels: 2, inputRate: 48000,
+        let wav = try #require(SoundFormat.named("wav"))
+        #expect(RecordingSpec(path: "x.wav", format: wav, depth: .int24, channels: 2, inputRate: 48000,
                               fileRate: 48000, dither: true, splitFrames: nil).maximumFramesPerFile == nil)
     }
 }

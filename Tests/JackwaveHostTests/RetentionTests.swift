@@ -51,7 +51,8 @@ struct RetentionTests {
         #expect(!exists("2025-01-01"))
         #expect(exists("2025-02-01/0000.flac"))
         #expect(r.listedFiles == ["2025-02-01/0000.flac"])
-        if case let .age(seconds) = result[0].reason { #expect(seconds == 40 * 86400) } else { Issue.record("reason \(result[0].reason)") }
+        let oldest = try #require(result.first, "nothing deleted")
+        if case let .age(seconds) = oldest.reason { #expect(seconds == 40 * 86400) } else { Issue.record("reason \(oldest.reason)") }
     }
 
     @Test("--keep-space deletes the oldest of its own files until the rest fits; a foreign file, even bigger, is never touched")

@@ -1,5 +1,6 @@
 import Foundation
 import JackwaveHost
+import JackwaveTestSupport
 import Testing
 
 /// `RunObserver.poll`: the engine's counters become `--events` lines, each increase once.
@@ -14,7 +15,7 @@ struct RunObserverTests {
     /// The events written so far, one object per line.
     static func lines(_ path: String) throws -> [[String: Any]] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
         }
     }
 
@@ -29,9 +30,9 @@ struct RunObserverTests {
         observer.poll(signals)
         let lines = try Self.lines(path)
         #expect(lines.map { $0["event"] as? String } == ["xrun", "dropped", "skipped"])
-        #expect(lines[0]["count"] as? Int == 2)
-        #expect(lines[1]["frames"] as? Int == 480)
-        #expect(lines[2]["frames"] as? Int == 1024)
+        #expect(lines.element(at: 0)?["count"] as? Int == 2)
+        #expect(lines.element(at: 1)?["frames"] as? Int == 480)
+        #expect(lines.element(at: 2)?["frames"] as? Int == 1024)
         #expect(lines.allSatisfy { $0["frame"] as? Int == 96000 })
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import JackwaveDSP
 @testable import JackwaveHost
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// The take logic offline: blocks of a known level handed over as the writer would, the
@@ -17,7 +18,7 @@ struct TakeControllerTests {
     /// be told apart; returns the takes.
     func run(_ loud: [Bool], period: Int = 64, preRoll: Int, stopAfter: Int64) throws -> [TakeSummary] {
         let path = dir + "/t.wav"
-        let spec = RecordingSpec(path: path, format: SoundFormat.named("wav")!, depth: .float, channels: 1,
+        let spec = RecordingSpec(path: path, format: try #require(SoundFormat.named("wav")), depth: .float, channels: 1,
                                  inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil,
                                  naming: FileNaming(base: path, armed: true, cut: false))
         let ledger = TakeLedger(maximumTakes: nil)
@@ -69,10 +70,10 @@ struct TakeControllerTests {
     func preRollStopsAtThePreviousTake() throws {
         let takes = try run([false, false, false, true, false, false, true, false], preRoll: 200, stopAfter: 10)
         #expect(takes.count == 2)
-        #expect(takes[0].firstFrame == 3 * 64 - 192 && takes[0].frames == 192 + 64 + 10)
+        #expect(takes.element(at: 0).map { $0.firstFrame == 3 * 64 - 192 && $0.frames == 192 + 64 + 10 } == true)
         // Take 1 ended at frame 266: take 2's pre-roll starts there, 118 frames before its block.
-        #expect(takes[1].firstFrame == 266 && takes[1].frames == 118 + 64 + 10)
-        let second = try SoundFile(readingFrom: try #require(takes[1].files.first))
+        #expect(takes.element(at: 1).map { $0.firstFrame == 266 && $0.frames == 118 + 64 + 10 } == true)
+        let second = try SoundFile(readingFrom: try #require(takes.element(at: 1)?.files.first, "\(takes)"))
         var first: Float = 0
         _ = second.read(into: &first, count: 1)
         let quiet: Float = 0.001, frame: Float = 266

@@ -13,7 +13,7 @@ struct WriterPassTests {
         let dir = NSTemporaryDirectory() + "jackwave-passes-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let spec = RecordingSpec(path: dir + "/w.wav", format: SoundFormat.named("wav")!, depth: .float, channels: channels,
+        let spec = RecordingSpec(path: dir + "/w.wav", format: try #require(SoundFormat.named("wav")), depth: .float, channels: channels,
                                  inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil)
         let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec),
                                      ring: SPSCRing<Float>(minimumCapacity: ringFrames, width: channels),

@@ -32,6 +32,7 @@ struct LevelStreamDropoutColumnTests {
         let table = try LevelStreamReader.parse(TextBytes(Data(text.utf8)), format: .csv, path: "x")
         #expect(table.channelNames == ["in_1", "in_2"] && table.hasDropouts)
         #expect(table.dropouts == [0, 3])
+        try #require(table.rowCount > 1, "rows at frames \(table.frames)")
         #expect(Array(table.peaks(ofRow: 1)) == [0.125, 1])
     }
 

@@ -2,6 +2,7 @@ import JackwaveLevelStream
 import Foundation
 import JackwaveDSP
 @testable import JackwaveLevelStream
+import JackwaveTestSupport
 import Testing
 
 /// Peaks whose shortest text needs every style: exponents, 9 significant digits, 1.0, 0.
@@ -34,10 +35,10 @@ struct LevelStreamFormatterTests {
         #expect(lines.count == 3)
         for (line, row) in zip(lines.dropFirst(), rows) {
             let fields = line.split(separator: ",").map(String.init)
-            #expect(Int64(fields[0]) == row.frame)
-            let time = try #require(Double(fields[1]))
+            #expect(fields.element(at: 0).flatMap { Int64($0) } == row.frame, "\(line)")
+            let time = try #require(fields.element(at: 1).flatMap { Double($0) }, "\(line)")
             #expect((time * 48000).rounded() == Double(row.frame))
-            #expect(fields[2...].map { Float($0)!.bitPattern } == row.peaks.map(\.bitPattern))
+            #expect(fields.dropFirst(2).map { Float($0)?.bitPattern } == row.peaks.map { Optional($0.bitPattern) }, "\(line)")
         }
     }
 
@@ -56,14 +57,15 @@ struct LevelStreamFormatterTests {
     }
 
     @Test("Time has nine decimals and gives back the frame at 44.1, 48, 192 and 768 kHz")
-    func timeExactToTheFrame() {
+    func timeExactToTheFrame() throws {
         #expect(LevelStreamFormatter.time(frame: 0, sampleRate: 48000) == "0.000000000")
         #expect(LevelStreamFormatter.time(frame: 48000, sampleRate: 48000) == "1.000000000")
         #expect(LevelStreamFormatter.time(frame: 1, sampleRate: 192000) == "0.000005208")
         #expect(LevelStreamFormatter.time(frame: 2, sampleRate: 3) == "0.666666667")
         for rate in [44100, 48000, 192000, 768000] {
             for frame in [Int64(1), 7, 12345, 999_999_937, Int64(rate) * 86400 * 7 - 1] {
-                let t = Double(LevelStreamFormatter.time(frame: frame, sampleRate: rate))!
+                let text = LevelStreamFormatter.time(frame: frame, sampleRate: rate)
+                let t = try #require(Double(text), "frame \(frame) at \(rate): \(text)")
                 #expect((t * Double(rate)).rounded() == Double(frame), "frame \(frame) at \(rate)")
             }
         }

@@ -39,7 +39,7 @@ struct LevelStreamRoundTripTests {
         #expect(table.rowCount == rows.count)
         #expect(table.frames == rows.map(\.frame))
         #expect(zip(table.times, rows).allSatisfy { ($0 * Double(rate)).rounded() == Double($1.frame) })
-        for (i, row) in rows.enumerated() {
+        for (i, row) in rows.enumerated() where i < table.rowCount {   // a missing row fails the count above
             #expect(table.peaks(ofRow: i).map(\.bitPattern) == row.peaks.map { $0.isNaN ? Float.nan.bitPattern : $0.bitPattern })
         }
     }
@@ -53,7 +53,7 @@ struct LevelStreamRoundTripTests {
         #expect(table.channelCount == 3)
         #expect(table.frames == rows.map(\.frame))
         #expect(zip(table.times, rows).allSatisfy { ($0 * Double(rate)).rounded() == Double($1.frame) })
-        for (i, row) in rows.enumerated() {
+        for (i, row) in rows.enumerated() where i < table.rowCount {   // a missing row fails the frames above
             for (read, written) in zip(table.peaks(ofRow: i), row.peaks) {
                 if written.isFinite { #expect(read.bitPattern == written.bitPattern) } else { #expect(read.isNaN) }
             }

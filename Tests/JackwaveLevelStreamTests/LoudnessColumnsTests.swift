@@ -1,6 +1,7 @@
 import Foundation
 import JackwaveDSP
 import JackwaveLevelStream
+import JackwaveTestSupport
 import Testing
 
 /// The loudness columns (`--loudness`) pinned from both ends: what `LevelStreamFormatter`
@@ -34,22 +35,22 @@ struct LoudnessColumnsTests {
 
     @Test("the CSV header names lufs_m, lufs_s, lufs_i, lra and a dbtp_ column per port after the peaks")
     func csvHeader() {
-        #expect(Self.text(.csv).split(separator: "\n")[0]
+        #expect(Self.text(.csv).split(separator: "\n").first
                 == "frame,time,in_1,in_2,lufs_m,lufs_s,lufs_i,lra,dbtp_in_1,dbtp_in_2")
     }
 
     @Test("a CSV row holds the reading's values, and nan where there is no reading")
     func csvRows() {
         let lines = Self.text(.csv).split(separator: "\n")
-        #expect(lines[1] == "0,0.000000000,0.1,0.2,nan,nan,nan,nan,nan,nan")
-        #expect(lines[2] == "4800,0.100000000,0.1,0.2,-26.00797,-34.758583,-inf,0.0,-19.987707,-inf")
+        #expect(lines.element(at: 1) == "0,0.000000000,0.1,0.2,nan,nan,nan,nan,nan,nan")
+        #expect(lines.element(at: 2) == "4800,0.100000000,0.1,0.2,-26.00797,-34.758583,-inf,0.0,-19.987707,-inf")
     }
 
     @Test("a JSON line adds lufs_m, lufs_s, lufs_i, lra and a dbtp array; null for −∞ and no reading")
     func jsonRows() {
         let lines = Self.text(.jsonl).split(separator: "\n")
-        #expect(lines[0] == #"{"frame":0,"time":0.000000000,"peak":[0.1,0.2],"lufs_m":null,"lufs_s":null,"lufs_i":null,"lra":null,"dbtp":[null,null]}"#)
-        #expect(lines[2] == #"{"frame":9600,"time":0.200000000,"peak":[0.5,1.0],"lufs_m":-23.000633,"lufs_s":-22.9,"lufs_i":-23.012,"lra":4.25,"dbtp":[-0.5,0.3]}"#)
+        #expect(lines.element(at: 0) == #"{"frame":0,"time":0.000000000,"peak":[0.1,0.2],"lufs_m":null,"lufs_s":null,"lufs_i":null,"lra":null,"dbtp":[null,null]}"#)
+        #expect(lines.element(at: 2) == #"{"frame":9600,"time":0.200000000,"peak":[0.5,1.0],"lufs_m":-23.000633,"lufs_s":-22.9,"lufs_i":-23.012,"lra":4.25,"dbtp":[-0.5,0.3]}"#)
     }
 
     @Test("CSV gives back every row's loudness bit for bit, and no loudness where there was none")
@@ -65,10 +66,11 @@ struct LoudnessColumnsTests {
     func jsonRoundTrip() throws {
         let table = try Self.read(Self.text(.jsonl), .jsonl)
         #expect(table.hasLoudness)
+        try #require(table.loudness.count >= 3, "loudness of \(table.loudness.count) rows, 3 written")
         #expect(table.loudness[0] == nil)
         #expect(table.loudness[2] == Self.rows[2].loudness)
         let quiet = try #require(table.loudness[1])
-        #expect(quiet.momentary == -26.00797 && quiet.integrated.isNaN && quiet.truePeaks[1].isNaN)
+        #expect(quiet.momentary == -26.00797 && quiet.integrated.isNaN && quiet.truePeaks.element(at: 1)?.isNaN == true)
     }
 
     @Test("a stream without loudness reads as before: no loudness columns")

@@ -84,8 +84,10 @@ struct EBUTech3341Tests {
         let series = try Self.steps(Array(repeating: [(-20.0, 1.34), (-30, 1.66)], count: 5).flatMap { $0 }).series()
         let after = series.filter { $0.time >= 3 }.map(\.shortTerm)
         #expect(after.count > 1000)
-        #expect(abs(after.min()! - -23) <= Self.tolerance && abs(after.max()! - -23) <= Self.tolerance,
-                "\(after.min()!) ... \(after.max()!)")
+        let lowest = try #require(after.min(), "no short-term reading after 3 s")
+        let highest = try #require(after.max(), "no short-term reading after 3 s")
+        #expect(abs(lowest - -23) <= Self.tolerance && abs(highest - -23) <= Self.tolerance,
+                "\(lowest) ... \(highest)")
     }
 
     /// The largest value `reading` gives in each burst's span (from its start to the next's),
@@ -101,9 +103,10 @@ struct EBUTech3341Tests {
         }
         s.silence(seconds: gap)
         let series = try s.series()
-        return starts.indices.map { k in
+        return try starts.indices.map { k in
             let end = k + 1 < starts.count ? starts[k + 1] : .infinity
-            return series.filter { $0.time > starts[k] && $0.time <= end }.map { reading($0.momentary, $0.shortTerm) }.max()!
+            return try #require(series.filter { $0.time > starts[k] && $0.time <= end }.map { reading($0.momentary, $0.shortTerm) }.max(),
+                                "no reading in the span of burst \(k + 1), from \(starts[k]) s")
         }
     }
 

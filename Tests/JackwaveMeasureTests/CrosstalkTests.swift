@@ -13,6 +13,7 @@ struct CrosstalkTests {
         let (_, result) = try Fixture.measure(device, settings: Fixture.settings(channels: 2, quick: true))
         // Channel 1 comes back at 0.5, the leak at 0.001: −54 dB relative to channel 1's own.
         let expected = 20 * log10(0.001 / 0.5)
+        try #require(result.crosstalk.count == 2 && result.crosstalk.allSatisfy { $0.count == 2 }, "crosstalk \(result.crosstalk)")
         let oneToTwo = try #require(result.crosstalk[0][1])
         #expect(abs(oneToTwo - expected) < 0.05, "\(oneToTwo)")
         let twoToOne = try #require(result.crosstalk[1][0])

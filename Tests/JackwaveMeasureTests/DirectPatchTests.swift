@@ -19,6 +19,7 @@ struct DirectPatchTests {
             #expect(try #require(channel.dynamicRangeDB) > 130)
             for curve in channel.harmonics { #expect(curve.points.allSatisfy { $0.db < -120 }, "H\(curve.order)") }
         }
+        try #require(result.crosstalk.count == 2 && result.crosstalk.allSatisfy { $0.count == 2 }, "crosstalk \(result.crosstalk)")
         #expect(result.crosstalk[0][1] == -Double.infinity && result.crosstalk[1][0] == -Double.infinity)
         #expect(result.problems.isEmpty)
     }

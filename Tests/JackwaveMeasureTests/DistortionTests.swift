@@ -16,15 +16,16 @@ struct DistortionTests {
         device.delay = 100.3
         device.seed = 3
         let (_, result) = try Fixture.measure(device, settings: Fixture.settings())
-        let curves = result.channels[0].harmonics
+        let curves = try #require(result.channels.first, "no channel measured").harmonics
         #expect(curves.map(\.order) == [2, 3, 4, 5])
         for curve in curves {
             let truth = Truth.harmonicDB(curve.order, polynomial: Self.polynomial, amplitude: Self.amplitude)
             #expect(curve.points.count > 170 / curve.order, "H\(curve.order): \(curve.points.count) points")
-            let worst = curve.points.max { abs($0.db - truth) < abs($1.db - truth) }!
+            let worst = try #require(curve.points.max { abs($0.db - truth) < abs($1.db - truth) }, "H\(curve.order): no points")
             #expect(abs(worst.db - truth) < 0.2, "H\(curve.order) truth \(truth): \(worst)")
             // Reported from about 50 Hz, up to where the harmonic reaches 20 kHz.
-            #expect(curve.points.first!.hz < 55 && curve.points.last!.hz * Double(curve.order) <= 20_000)
+            #expect(curve.points.first.map { $0.hz < 55 } == true
+                    && curve.points.last.map { $0.hz * Double(curve.order) <= 20_000 } == true)
         }
     }
 
@@ -34,7 +35,7 @@ struct DistortionTests {
         var device = SimulatedDevice(channels: [.init(polynomial: Self.polynomial, noiseRMS: noise)])
         device.delay = 7.5
         let (plan, result) = try Fixture.measure(device, settings: Fixture.settings())
-        let channel = result.channels[0]
+        let channel = try #require(result.channels.first, "no channel measured")
         let thdN = try #require(channel.thdN)
         let band = Truth.noiseDBFS(rms: noise, top: 20_000, sampleRate: Fixture.sampleRate)
         let c = (1...5).map { Truth.harmonic($0, polynomial: Self.polynomial, amplitude: Self.amplitude) }
@@ -52,10 +53,10 @@ struct DistortionTests {
     func quickHarmonics() throws {
         let device = SimulatedDevice(channels: [.init(polynomial: Self.polynomial, noiseRMS: Self.noiseRMS / 10)])
         let (_, result) = try Fixture.measure(device, settings: Fixture.settings(quick: true))
-        for curve in result.channels[0].harmonics {
+        for curve in try #require(result.channels.first, "no channel measured").harmonics {
             let truth = Truth.harmonicDB(curve.order, polynomial: Self.polynomial, amplitude: Self.amplitude)
             #expect(curve.points.first.map { $0.hz < 170 } == true)
-            let worst = curve.points.max { abs($0.db - truth) < abs($1.db - truth) }!
+            let worst = try #require(curve.points.max { abs($0.db - truth) < abs($1.db - truth) }, "H\(curve.order): no points")
             #expect(abs(worst.db - truth) < 0.2, "H\(curve.order) truth \(truth): \(worst)")
         }
     }

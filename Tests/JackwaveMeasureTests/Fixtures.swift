@@ -16,7 +16,7 @@ enum Fixture {
     /// The plan, and what its analysis finds through `device`.
     static func measure(_ device: SimulatedDevice, settings: MeasurementSettings) throws -> (MeasurementPlan, MeasurementResult) {
         let plan = MeasurementPlan(settings: settings, sampleRate: sampleRate)
-        let captured = device.process(plan.programme())
+        let captured = try device.process(plan.programme())
         return (plan, try MeasurementAnalysis.analyze(captured, plan: plan))
     }
 

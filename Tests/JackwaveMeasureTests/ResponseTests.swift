@@ -12,8 +12,9 @@ struct ResponseTests {
         let reference = Truth.biquad(q, hz: 1000, sampleRate: fs)
         // The phase is reported with the measured latency's linear phase removed: the truth's
         // is the biquad's, less the linear phase of what the latency differs from the delay by.
-        let excess = try #require(result.channels[0].latency).frames - delay
-        return result.channels[0].response.map { point in
+        let channel = try #require(result.channels.first, "no channel measured")
+        let excess = try #require(channel.latency).frames - delay
+        return channel.response.map { point in
             let truth = Truth.biquad(q, hz: point.hz, sampleRate: fs) / reference
             let linear = 2 * Double.pi * (point.hz - 1000) * excess / fs
             var deg = point.deg - (truth.phase + linear) * 180 / Double.pi
@@ -29,9 +30,9 @@ struct ResponseTests {
         let e = try errors(q, delay: 41.37, quick: quick, noise: 1e-5)
         #expect(e.count == 239)
         #expect(e.first.map { abs($0.hz - 20.2) < 0.1 } == true && e.last.map { abs($0.hz - 19_585) < 1 } == true)
-        let worst = e.max { abs($0.db) < abs($1.db) }!
+        let worst = try #require(e.max { abs($0.db) < abs($1.db) }, "no response points")
         #expect(abs(worst.db) < 0.002, "\(worst)")
-        let worstPhase = e.max { abs($0.deg) < abs($1.deg) }!
+        let worstPhase = try #require(e.max { abs($0.deg) < abs($1.deg) }, "no response points")
         #expect(abs(worstPhase.deg) < 0.02, "\(worstPhase)")
     }
 
@@ -44,7 +45,7 @@ struct ResponseTests {
         let q = [a * ((a + 1) - (a - 1) * c + r) / a0, 2 * a * ((a - 1) - (a + 1) * c) / a0, a * ((a + 1) - (a - 1) * c - r) / a0,
                  -2 * ((a - 1) + (a + 1) * c) / a0, ((a + 1) + (a - 1) * c - r) / a0]
         let e = try errors(q, delay: 3, quick: false, noise: 0)
-        let worst = e.max { abs($0.db) < abs($1.db) }!
+        let worst = try #require(e.max { abs($0.db) < abs($1.db) }, "no response points")
         #expect(abs(worst.db) < 0.005, "\(worst)")
     }
 }

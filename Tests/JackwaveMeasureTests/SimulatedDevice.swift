@@ -1,6 +1,7 @@
 import Glibc
 import Foundation
 @testable import JackwaveMeasure
+import Testing
 
 /// A device under test simulated on the programme's samples, whose every figure is known in
 /// closed form: per channel a polynomial, a biquad, a gain, a leak from other channels'
@@ -24,8 +25,11 @@ struct SimulatedDevice {
     var seed: UInt64 = 1
 
     /// What the device's inputs give back for `programme` (one array per channel).
-    func process(_ programme: [[Float]]) -> [[Float]] {
-        let frames = programme[0].count
+    func process(_ programme: [[Float]]) throws -> [[Float]] {
+        let frames = try #require(programme.first, "an empty programme").count
+        try #require(programme.count >= channels.count && programme.allSatisfy { $0.count >= frames }
+                     && channels.allSatisfy { $0.leaks.keys.allSatisfy(programme.indices.contains) },
+                     "a programme of \(programme.map(\.count)) frames for \(channels.count) channels")
         var mixed: [[Double]] = []
         for (c, channel) in channels.enumerated() {
             let p = channel.polynomial, q = channel.biquad
@@ -43,8 +47,8 @@ struct SimulatedDevice {
             mixed.append(out)
         }
         var state = seed
-        return mixed.enumerated().map { c, signal in
-            let delayed = delay == 0 ? signal : Self.delayed(signal, by: delay)
+        return try mixed.enumerated().map { c, signal in
+            let delayed = try delay == 0 ? signal : Self.delayed(signal, by: delay)
             let rms = channels[c].noiseRMS
             return delayed.map { Float($0 + (rms > 0 ? rms * Self.gaussian(&state) : 0)) }
         }
@@ -52,9 +56,9 @@ struct SimulatedDevice {
 
     /// `x` delayed by `frames` (any real number ≥ 0): e^(−iωD) on its spectrum, over an FFT
     /// long enough that nothing wraps round.
-    static func delayed(_ x: [Double], by frames: Double) -> [Double] {
+    static func delayed(_ x: [Double], by frames: Double) throws -> [Double] {
         let size = RealFFT.powerOfTwo(atLeast: x.count + Int(frames.rounded(.up)) + 1)
-        let fft = try! RealFFT(size: size)
+        let fft = try RealFFT(size: size)
         let spectrum = fft.forward(x)
         let shifted = spectrum.indices.map { k -> Complex in
             // The Nyquist bin must stay real: its phase is taken as the nearest real value.

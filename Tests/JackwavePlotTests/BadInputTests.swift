@@ -17,56 +17,56 @@ private func expectBadInput(_ scratch: Scratch, _ input: String, output: String 
 }
 
 @Test("a missing input file is bad input and creates nothing")
-func missingInput() { let s = Scratch(); expectBadInput(s, s.file("nope.wav")) }
+func missingInput() throws { let s = try Scratch(); expectBadInput(s, s.file("nope.wav")) }
 
 @Test("a text file named .wav is bad input and creates nothing")
-func notAudio() { let s = Scratch(); expectBadInput(s, s.text("fake.wav", "hello, not audio\n")) }
+func notAudio() throws { let s = try Scratch(); try expectBadInput(s, s.text("fake.wav", "hello, not audio\n")) }
 
 @Test("a WAV file with no frames is bad input and creates nothing")
-func emptyRecording() { let s = Scratch(); expectBadInput(s, s.wav("empty.wav", [], channels: 1, sampleRate: 8000)) }
+func emptyRecording() throws { let s = try Scratch(); try expectBadInput(s, s.wav("empty.wav", [], channels: 1, sampleRate: 8000)) }
 
 @Test("an output with an unknown extension is bad input and creates nothing")
-func unknownExtension() {
-    let s = Scratch()
-    expectBadInput(s, s.wav("a.wav", [0.1, 0.2], channels: 1, sampleRate: 8000), output: "out.jpg")
+func unknownExtension() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.wav("a.wav", [0.1, 0.2], channels: 1, sampleRate: 8000), output: "out.jpg")
 }
 
 @Test("an inverted range is bad input and creates nothing")
-func invertedRange() {
-    let s = Scratch()
-    expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8000), channels: 1, sampleRate: 8000),
+func invertedRange() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8000), channels: 1, sampleRate: 8000),
                    options: PlotOptions(start: 0.5, end: 0.2))
 }
 
 @Test("a range shorter than one sample is bad input and creates nothing")
-func zeroLengthRange() {
-    let s = Scratch()
-    expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8000), channels: 1, sampleRate: 8000),
+func zeroLengthRange() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8000), channels: 1, sampleRate: 8000),
                    options: PlotOptions(start: 0.5, end: 0.50001))
 }
 
 @Test("a start past the end of the recording is bad input and creates nothing")
-func startPastEnd() {
-    let s = Scratch()
-    expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8000), channels: 1, sampleRate: 8000),
+func startPastEnd() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8000), channels: 1, sampleRate: 8000),
                    options: PlotOptions(start: 5))
 }
 
 @Test("a level stream with a header and no rows is bad input and creates nothing")
-func emptyLevelStream() { let s = Scratch(); expectBadInput(s, s.text("l.csv", "frame,time,in_1\n")) }
+func emptyLevelStream() throws { let s = try Scratch(); try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n")) }
 
 @Test("a height too small for the lanes is bad input and creates nothing")
-func tooShort() {
-    let s = Scratch()
-    expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8 * 100), channels: 8, sampleRate: 8000),
+func tooShort() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.wav("a.wav", [Float](repeating: 0.1, count: 8 * 100), channels: 8, sampleRate: 8000),
                    options: PlotOptions(height: 150))
 }
 
 @Test("a successful plot replaces an existing file and leaves no temporary file")
 func replaces() throws {
-    let s = Scratch()
-    let input = s.wav("a.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
-    s.text("out.svg", "old")
+    let s = try Scratch()
+    let input = try s.wav("a.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    try s.text("out.svg", "old")
     try Plot.draw(input, to: s.file("out.svg"))
     #expect(s.contents == ["a.wav", "out.svg"])
     #expect(try String(contentsOfFile: s.file("out.svg"), encoding: .utf8).contains("<svg"))

@@ -38,6 +38,10 @@ private func reduced(_ samples: [Float], channels: Int, grid: ColumnGrid, chunk:
 /// Every column of every channel equal to the reference: extremes, counts and the last
 /// sample exactly, the RMS to float rounding.
 private func expectMatches(_ got: WaveColumns, _ want: [[ColumnStats]]) {
+    guard want.allSatisfy({ $0.count <= got.grid.columns }), want.count * got.grid.columns <= got.stats.count else {
+        Issue.record("got \(got.channels) channels of \(got.grid.columns) columns (\(got.stats.count) stats), want \(want.map(\.count))")
+        return
+    }
     var mismatches = 0
     for ch in want.indices {
         for c in want[ch].indices {
@@ -108,12 +112,12 @@ func spikeIsNeverLost() {
 }
 
 @Test("the streaming pass over a WAV file matches the reference for a zoomed range")
-func fromFile() {
-    let scratch = Scratch()
+func fromFile() throws {
+    let scratch = try Scratch()
     let channels = 2, rate = 8000, frames = 30_000, columns = 250
     let samples = noise(frames * channels, seed: 5)
-    let path = scratch.wav("noise.wav", samples, channels: channels, sampleRate: rate)
-    let file = try! SoundFile(readingFrom: path)
+    let path = try scratch.wav("noise.wav", samples, channels: channels, sampleRate: rate)
+    let file = try SoundFile(readingFrom: path)
     let grid = ColumnGrid(firstFrame: 1_001, frameCount: 27_777, columns: columns)
     let got = SoundFileReading.columns(of: file, grid: grid, chunkFrames: 1000)
     expectMatches(got, naiveColumns(samples, channels: channels, first: 1_001, count: 27_777, columns: columns))

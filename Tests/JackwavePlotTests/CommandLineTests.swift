@@ -35,8 +35,8 @@ private enum Jackwave {
 /// The command fails with exit code 2 and exactly one `jackwave: error:` line, and
 /// creates no file.
 private func expectUsageError(_ arguments: (Scratch) -> [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let scratch = Scratch()
-    scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    let scratch = try Scratch()
+    try scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
     let result = try Jackwave.run(["plot"] + arguments(scratch))
     #expect(result.status == 2, sourceLocation: sourceLocation)
     #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
@@ -77,9 +77,9 @@ func invertedRangeCLI() throws {
 
 @Test("plot refuses to overwrite an existing picture without --force")
 func refusesOverwrite() throws {
-    let scratch = Scratch()
-    let input = scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
-    scratch.text("out.png", "keep me")
+    let scratch = try Scratch()
+    let input = try scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    try scratch.text("out.png", "keep me")
     let result = try Jackwave.run(["plot", input, "-o", scratch.file("out.png")])
     #expect(result.status == 2)
     #expect(result.stderr.contains("--force"))
@@ -88,8 +88,8 @@ func refusesOverwrite() throws {
 
 @Test("a successful plot exits 0, prints nothing on stdout, and writes the picture")
 func succeeds() throws {
-    let scratch = Scratch()
-    let input = scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    let scratch = try Scratch()
+    let input = try scratch.wav("in.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
     let result = try Jackwave.run(["plot", input, "-o", scratch.file("out.png"), "--width", "400", "--db"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty)

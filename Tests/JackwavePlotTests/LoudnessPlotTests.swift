@@ -24,9 +24,9 @@ struct LoudnessPlotTests {
 
     @Test("plot FILE --loudness draws the short-term curve of a −20 dBFS stereo sine at −20 LUFS, once it has settled")
     func fileCurveAtKnownLoudness() throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         // BS.1770: a 1 kHz sine at −20 dBFS on both channels reads −20 LUFS.
-        let input = scratch.wav("sine.wav", sine(frames: 48000 * 5, channels: 2, sampleRate: 48000, frequency: 1000,
+        let input = try scratch.wav("sine.wav", sine(frames: 48000 * 5, channels: 2, sampleRate: 48000, frequency: 1000,
                                                  amplitude: 0.1), channels: 2, sampleRate: 48000)
         try Plot.draw(input, to: scratch.file("out.png"),
                       options: PlotOptions(width: Self.width, height: Self.height, loudness: true))
@@ -45,13 +45,13 @@ struct LoudnessPlotTests {
 
     @Test("a level stream with loudness columns gets a second lane with its short-term curve where the stream says")
     func streamCurve() throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         var csv = "frame,time,in_1,lufs_m,lufs_s,lufs_i,lra,dbtp_in_1\n"
         for i in 0..<40 {
             let s = i < 20 ? -30.0 : -12.0
             csv += "\(i * 4800),\(String(format: "%.9f", Double(i) / 10)),0.1,-25.0,\(s),-20.0,3.0,-9.0\n"
         }
-        let input = scratch.text("levels.csv", csv)
+        let input = try scratch.text("levels.csv", csv)
         try Plot.draw(input, to: scratch.file("out.png"), options: PlotOptions(width: Self.width, height: Self.height))
         let picture = decodedPNG(scratch.file("out.png"))
         let lane = PlotLayout(width: Self.width, height: Self.height, lanes: 2).lane(1)
@@ -65,10 +65,10 @@ struct LoudnessPlotTests {
 
     @Test("a level stream without loudness keeps its one lane and no curve")
     func streamWithoutLoudness() throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         var csv = "frame,time,in_1\n"
         for i in 0..<40 { csv += "\(i * 4800),\(String(format: "%.9f", Double(i) / 10)),0.5\n" }
-        let input = scratch.text("levels.csv", csv)
+        let input = try scratch.text("levels.csv", csv)
         try Plot.draw(input, to: scratch.file("out.png"), options: PlotOptions(width: Self.width, height: Self.height))
         let picture = decodedPNG(scratch.file("out.png"))
         let lane = PlotLayout(width: Self.width, height: Self.height, lanes: 1).lane(0)

@@ -22,15 +22,15 @@ private struct Picture {
 }
 
 /// One second of a loud 0.9 sine, then one second of digital silence, mono, 8 kHz.
-private func loudThenSilent(_ scratch: Scratch) -> String {
+private func loudThenSilent(_ scratch: Scratch) throws -> String {
     let loud = sine(frames: 8000, channels: 1, sampleRate: 8000, frequency: 440, amplitude: 0.9)
-    return scratch.wav("loud-then-silent.wav", loud + [Float](repeating: 0, count: 8000), channels: 1, sampleRate: 8000)
+    return try scratch.wav("loud-then-silent.wav", loud + [Float](repeating: 0, count: 8000), channels: 1, sampleRate: 8000)
 }
 
 @Test("a PNG plot has the requested size")
 func pngSize() throws {
-    let scratch = Scratch()
-    let input = loudThenSilent(scratch)
+    let scratch = try Scratch()
+    let input = try loudThenSilent(scratch)
     try Plot.draw(input, to: scratch.file("out.png"), options: PlotOptions(width: 640, height: 300))
     let picture = Picture(png: scratch.file("out.png"))
     #expect(picture.surface.error == nil)
@@ -40,8 +40,8 @@ func pngSize() throws {
 
 @Test("a loud section reaches near the lane's top and a silent one leaves the lane empty off the centre line")
 func loudAndSilentColumns() throws {
-    let scratch = Scratch()
-    let input = loudThenSilent(scratch)
+    let scratch = try Scratch()
+    let input = try loudThenSilent(scratch)
     let options = PlotOptions(width: 640, height: 300)
     try Plot.draw(input, to: scratch.file("out.png"), options: options)
     let picture = Picture(png: scratch.file("out.png"))
@@ -61,10 +61,10 @@ func loudAndSilentColumns() throws {
 
 @Test("a stereo plot has two lanes, each with its own channel's loudness")
 func stereoLanes() throws {
-    let scratch = Scratch()
+    let scratch = try Scratch()
     var samples = [Float](repeating: 0, count: 4000 * 2)
     for i in 0..<4000 { samples[2 * i] = i % 2 == 0 ? 0.8 : -0.8 }   // L loud, R silent
-    let input = scratch.wav("stereo.wav", samples, channels: 2, sampleRate: 4000)
+    let input = try scratch.wav("stereo.wav", samples, channels: 2, sampleRate: 4000)
     try Plot.draw(input, to: scratch.file("out.png"), options: PlotOptions(width: 500, height: 400))
     let picture = Picture(png: scratch.file("out.png"))
     let layout = PlotLayout(width: 500, height: 400, lanes: 2)
@@ -76,8 +76,8 @@ func stereoLanes() throws {
 
 @Test("zoomed in past the samples, the waveform is drawn as a line through them")
 func zoomedLine() throws {
-    let scratch = Scratch()
-    let input = loudThenSilent(scratch)
+    let scratch = try Scratch()
+    let input = try loudThenSilent(scratch)
     // 20 frames across 542 columns.
     try Plot.draw(input, to: scratch.file("zoom.png"), options: PlotOptions(width: 640, height: 300, start: 0.1, end: 0.1025))
     let picture = Picture(png: scratch.file("zoom.png"))
@@ -91,9 +91,9 @@ func zoomedLine() throws {
 
 @Test("in the dB view a -20 dBFS sine reaches two thirds of the way to the edge")
 func decibelView() throws {
-    let scratch = Scratch()
+    let scratch = try Scratch()
     let quiet = sine(frames: 8000, channels: 1, sampleRate: 8000, frequency: 100, amplitude: 0.1)
-    let input = scratch.wav("quiet.wav", quiet, channels: 1, sampleRate: 8000)
+    let input = try scratch.wav("quiet.wav", quiet, channels: 1, sampleRate: 8000)
     try Plot.draw(input, to: scratch.file("db.png"), options: PlotOptions(width: 640, height: 300, decibels: true))
     let picture = Picture(png: scratch.file("db.png"))
     let lane = PlotLayout(width: 640, height: 300, lanes: 1).lane(0)
@@ -105,8 +105,8 @@ func decibelView() throws {
 
 @Test("the SVG output is well-formed XML with an svg root of the requested size")
 func svgParses() throws {
-    let scratch = Scratch()
-    let input = loudThenSilent(scratch)
+    let scratch = try Scratch()
+    let input = try loudThenSilent(scratch)
     try Plot.draw(input, to: scratch.file("out.svg"), options: PlotOptions(width: 700, height: 320))
     final class Root: NSObject, XMLParserDelegate {
         var name: String?
@@ -127,13 +127,13 @@ func svgParses() throws {
 
 @Test("a level stream is drawn as bars where it is loud and dots where it is silent")
 func levelStreamBars() throws {
-    let scratch = Scratch()
+    let scratch = try Scratch()
     var csv = "frame,time,in_1,in_2\n"
     for i in 0..<100 {
         let loud = i < 50
         csv += "\(i * 480),\(Double(i) * 0.01),\(loud ? 0.9 : 0),\(loud ? 0.3 : 0)\n"
     }
-    let input = scratch.text("levels.csv", csv)
+    let input = try scratch.text("levels.csv", csv)
     try Plot.draw(input, to: scratch.file("levels.png"), options: PlotOptions(width: 640, height: 300))
     let picture = Picture(png: scratch.file("levels.png"))
     let lane = PlotLayout(width: 640, height: 300, lanes: 1).lane(0)

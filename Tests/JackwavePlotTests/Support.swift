@@ -6,9 +6,9 @@ import JackwaveSoundFiles
 final class Scratch {
     let path: String
 
-    init() {
+    init() throws {
         path = NSTemporaryDirectory() + "jackwave-plot-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -18,9 +18,9 @@ final class Scratch {
 
     /// Writes interleaved float frames to a 32-bit float WAV.
     @discardableResult
-    func wav(_ name: String, _ samples: [Float], channels: Int, sampleRate: Int) -> String {
+    func wav(_ name: String, _ samples: [Float], channels: Int, sampleRate: Int) throws -> String {
         let p = file(name)
-        let f = try! SoundFile(writingTo: p, format: 0x010006, channels: channels, sampleRate: sampleRate)
+        let f = try SoundFile(writingTo: p, format: 0x010006, channels: channels, sampleRate: sampleRate)
         let frames = samples.count / channels
         if frames > 0 {
             _ = samples.withUnsafeBufferPointer { f.write($0.baseAddress!, count: frames) }
@@ -31,9 +31,9 @@ final class Scratch {
 
     /// Writes text to a file.
     @discardableResult
-    func text(_ name: String, _ contents: String) -> String {
+    func text(_ name: String, _ contents: String) throws -> String {
         let p = file(name)
-        try! contents.write(toFile: p, atomically: false, encoding: .utf8)
+        try contents.write(toFile: p, atomically: false, encoding: .utf8)
         return p
     }
 

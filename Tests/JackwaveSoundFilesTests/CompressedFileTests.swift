@@ -33,19 +33,20 @@ struct CompressedFileTests {
         let settings = try CompressionQuality.bitRate(kilobitsPerSecond: 128).settings(for: mp3, channels: 2, sampleRate: 48000)
         #expect(settings.bitrateMode == Int32(SF_BITRATE_MODE_CONSTANT))
         // libsndfile's own formula, (int)(320 − level × 288), must give 128.
-        #expect(Int(320 - settings.compressionLevel * 288) == 128)
+        #expect(Int(exactly: (320 - settings.compressionLevel * 288).rounded(.towardZero)) == 128)
         #expect(throws: FileChoiceError("--quality 100k: MP3 at 48000 Hz takes 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320 kbit/s")) {
             try CompressionQuality.bitRate(kilobitsPerSecond: 100).settings(for: mp3, channels: 2, sampleRate: 48000)
         }
         for k in CompressionQuality.mp3BitRates(sampleRate: 22050) {
             let level = try CompressionQuality.bitRate(kilobitsPerSecond: k).settings(for: mp3, channels: 1, sampleRate: 22050).compressionLevel
-            #expect(Int(160 - level * 152) == k, "\(k) kbit/s at 22.05 kHz")
+            #expect(Int(exactly: (160 - level * 152).rounded(.towardZero)) == k, "\(k) kbit/s at 22.05 kHz")
         }
     }
 
     @Test("a bit rate for Vorbis, any quality for a lossless format, and Opus beyond 6–256 kbit/s per channel are refused")
-    func refusals() {
-        let ogg = SoundFormat.named("ogg")!, flac = SoundFormat.named("flac")!, opus = SoundFormat.named("opus")!
+    func refusals() throws {
+        let ogg = try #require(SoundFormat.named("ogg")), flac = try #require(SoundFormat.named("flac"))
+        let opus = try #require(SoundFormat.named("opus"))
         #expect(throws: FileChoiceError.self) { try CompressionQuality.bitRate(kilobitsPerSecond: 128).settings(for: ogg, channels: 2, sampleRate: 48000) }
         #expect(throws: FileChoiceError("--quality is for lossy files (mp3, ogg, opus), not flac")) {
             try CompressionQuality.quality(0.5).settings(for: flac, channels: 2, sampleRate: 48000)
@@ -58,12 +59,13 @@ struct CompressedFileTests {
     }
 
     @Test("MP3 is among the formats this machine writes (libsndfile built with LAME)")
-    func mp3IsListed() {
+    func mp3IsListed() throws {
         #expect(SoundFile.builtFormats.majors.contains(Int32(SF_FORMAT_MPEG)))
         #expect(FormatCatalog.writable().contains { $0.format.name == "mp3" && $0.depths == ["mp3"] })
         #expect(SoundFormat.forPath("show.MP3")?.name == "mp3")
+        let mp3 = try #require(SoundFormat.named("mp3"))
         #expect(throws: FileChoiceError("--record x.mp3: mp3 files hold 1 or 2 channels, not 3")) {
-            try FileChoice.checkChannels(3, format: SoundFormat.named("mp3")!, path: "x.mp3")
+            try FileChoice.checkChannels(3, format: mp3, path: "x.mp3")
         }
     }
 
@@ -71,7 +73,7 @@ struct CompressedFileTests {
     func write(_ name: String, channels: Int = 2, quality: CompressionQuality?) throws -> String {
         let path = dir + "/" + name
         let format = try #require(SoundFormat.forPath(path))
-        let file = try SoundFile(writingTo: path, format: format.formatWord(depth: nil)!, channels: channels, sampleRate: 48000)
+        let file = try SoundFile(writingTo: path, format: try #require(format.formatWord(depth: nil)), channels: channels, sampleRate: 48000)
         try file.applyCodecSettings(quality.map { try $0.settings(for: format, channels: channels, sampleRate: 48000) })
         var frames = [Float](repeating: 0, count: 96000 * channels)
         for i in 0..<96000 {
@@ -103,8 +105,8 @@ struct CompressedFileTests {
     func qualityOrders(ext: String) throws {
         let low = try write("low.\(ext)", quality: .quality(0.1))
         let high = try write("high.\(ext)", quality: .quality(0.9))
-        let lowBytes = try FileManager.default.attributesOfItem(atPath: low)[.size] as! Int
-        let highBytes = try FileManager.default.attributesOfItem(atPath: high)[.size] as! Int
+        let lowBytes = try #require(try FileManager.default.attributesOfItem(atPath: low)[.size] as? Int)
+        let highBytes = try #require(try FileManager.default.attributesOfItem(atPath: high)[.size] as? Int)
         #expect(highBytes > lowBytes * 3 / 2, "\(lowBytes) and \(highBytes) bytes")
     }
 
@@ -131,7 +133,7 @@ struct CompressedFileTests {
     func encodingIntoMemory() throws {
         for (name, format) in [("mem.ogg", "ogg"), ("mem.opus", "opus"), ("mem.mp3", "mp3")] {
             let bytes = EncodedBytes()
-            let word = SoundFormat.named(format)!.formatWord(depth: nil)!
+            let word = try #require(SoundFormat.named(format)?.formatWord(depth: nil), "\(format)")
             let file = try SoundFile(encodingInto: bytes, format: word, channels: 2, sampleRate: 48000)
             try file.applyCodecSettings(nil)
             let frames = (0..<(96000 * 2)).map { Float(0.3 * sin(Double($0 / 2) * 0.13)) }

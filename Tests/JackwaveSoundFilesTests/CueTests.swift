@@ -23,7 +23,7 @@ struct CueTests {
     func read(_ path: String) throws -> (samples: [Float], cues: [(number: Int, frame: Int64)], timeReference: UInt64?) {
         let file = try SoundFile(readingFrom: path)
         var buffer = [Float](repeating: 0, count: Int(file.frames) * file.channels)
-        _ = buffer.withUnsafeMutableBufferPointer { file.read(into: $0.baseAddress!, count: Int(file.frames)) }
+        _ = buffer.withUnsafeMutableBufferPointer { b in b.baseAddress.map { file.read(into: $0, count: Int(file.frames)) } }
         return (buffer, file.cues, file.broadcastInfo?.timeReference)
     }
 

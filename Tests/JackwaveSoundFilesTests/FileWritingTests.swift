@@ -18,7 +18,7 @@ struct FileWritingTests {
         let path = dir + "/bext.wav"
         let start = WallClockTime(seconds: 1_700_000_000, nanoseconds: 250_000_000)
         let info = BroadcastInfo(start: start, offset: 0, sampleRate: 48000)
-        let file = try SoundFile(writingTo: path, format: SoundFormat.named("wav")!.formatWord(depth: .int16)!, channels: 1, sampleRate: 48000)
+        let file = try SoundFile(writingTo: path, format: try #require(SoundFormat.named("wav")?.formatWord(depth: .int16)), channels: 1, sampleRate: 48000)
         #expect(file.setBroadcastInfo(info))
         let zeros = [Float](repeating: 0, count: 100)
         _ = zeros.withUnsafeBufferPointer { file.write($0.baseAddress!, count: 100) }
@@ -48,8 +48,8 @@ struct FileWritingTests {
 
     /// A short `.wav` as jackwave writes it (16-bit, bext), left open.
     func shortWav(_ path: String) throws -> SoundFile {
-        let format = SoundFormat.named("wav")!
-        let file = try SoundFile(writingTo: path, format: format.formatWord(depth: .int16)!, channels: 2, sampleRate: 48000,
+        let format = try #require(SoundFormat.named("wav"))
+        let file = try SoundFile(writingTo: path, format: try #require(format.formatWord(depth: .int16)), channels: 2, sampleRate: 48000,
                                  rf64AutoDowngrade: format.downgradesToWAV)
         file.setBroadcastInfo(BroadcastInfo(start: .now(), offset: 0, sampleRate: 48000))
         let ramp = (0..<2000).map { Float($0) / 32768 }

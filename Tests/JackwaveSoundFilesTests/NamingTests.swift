@@ -61,8 +61,8 @@ struct NamingTests {
     @Test("a claimed file takes a sound file's frames through its own descriptor")
     func soundFileOnClaim() throws {
         let claimed = try ExclusiveFile.create(under: dir, relative: "x/take.flac")
-        let format = SoundFormat.named("flac")!
-        let file = try SoundFile(writingTo: claimed, format: format.formatWord(depth: .int16)!, channels: 1, sampleRate: 48000)
+        let format = try #require(SoundFormat.named("flac"))
+        let file = try SoundFile(writingTo: claimed, format: try #require(format.formatWord(depth: .int16)), channels: 1, sampleRate: 48000)
         let ramp = (0..<4800).map { Float($0) / 8192 - 0.3 }
         #expect(ramp.withUnsafeBufferPointer { file.write($0.baseAddress!, count: 4800) } == 4800)
         #expect(file.close() == nil)

@@ -1,6 +1,7 @@
 import CSndfile
 import Foundation
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// What a multichannel recording of separate inputs says of its channels' positions.
@@ -10,7 +11,7 @@ struct SeparateInputsLayoutTests {
     func positions(channels: Int, stated: Bool) throws -> [ChannelPosition]? {
         let path = NSTemporaryDirectory() + "jackwave-layout-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let format = SoundFormat.named("wav")!.formatWord(depth: .float)!
+        let format = try #require(SoundFormat.named("wav")?.formatWord(depth: .float))
         let file = try SoundFile(writingTo: path, format: format, channels: channels, sampleRate: 48000)
         if stated, let map = SeparateInputsLayout.channelMap(channels: channels, format: format) { #expect(file.setChannelMap(map)) }
         let zeros = [Float](repeating: 0, count: channels * 10)
@@ -22,7 +23,7 @@ struct SeparateInputsLayoutTests {
     @Test("left to libsndfile, a 6-channel WAV says 5.1: its fourth channel is the LFE")
     func libsndfileSaysFivePointOne() throws {
         let p = try #require(try positions(channels: 6, stated: false))
-        #expect(p[3] == .lowFrequencyEffects && p[4] == .surround && p[5] == .surround)
+        #expect(p.element(at: 3) == .lowFrequencyEffects && p.element(at: 4) == .surround && p.element(at: 5) == .surround, "\(p)")
     }
 
     @Test("with the separate-inputs layout, every channel of 3 to 8 reads back as a position weighted 1.0", arguments: 3...8)

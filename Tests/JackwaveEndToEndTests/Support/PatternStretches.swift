@@ -46,7 +46,9 @@ struct PatternStretches {
     init(_ recording: Recording, patternChannels: [Int], minimum: Int = 64) {
         var stretches: [Stretch] = []
         var f = 0
-        while f < recording.frames {
+        // A recording with fewer channels than the pattern's (a bad run's) holds no stretch.
+        let fits = !patternChannels.isEmpty && patternChannels.count <= recording.channels
+        while fits, f < recording.frames {
             let k0 = Self.patternFrame(of: recording[f, 0], channel: patternChannels[0])
             guard Self.holds(recording, f, k0, channels: patternChannels) else { f += 1; continue }
             var n = 1

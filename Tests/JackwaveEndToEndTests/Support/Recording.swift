@@ -26,11 +26,17 @@ struct Recording {
         self.channels = channels
         self.sampleRate = sampleRate
         self.samples = samples
-        frames = samples.count / channels
+        frames = channels > 0 ? samples.count / channels : 0
     }
 
     /// Sample of `channel` (0-based) at `frame`.
     subscript(frame: Int, channel: Int) -> Float { samples[frame * channels + channel] }
+
+    /// Sample of `channel` (0-based) at `frame`, or nil past the recording's frames or
+    /// channels (a bad run's recording can be short).
+    func sample(frame: Int, channel: Int) -> Float? {
+        (0..<frames).contains(frame) && (0..<channels).contains(channel) ? self[frame, channel] : nil
+    }
 }
 
 extension Recording {
@@ -58,15 +64,19 @@ enum TestPattern {
         Float((k + c * 7919) % 16384 - 8192) / 16384
     }
 
-    /// The source frame whose channel-0 value is `v` (modulo the pattern's period).
+    /// The source frame whose channel-0 value is `v` (modulo the pattern's period); -1, which
+    /// no frame is, for a value no Int holds (NaN, ±inf, a huge sample).
     static func phase(of v: Float) -> Int {
-        (Int((v * 16384).rounded()) + 8192 + 16384) % 16384
+        guard let steps = Int(exactly: (v * 16384).rounded()), steps < Int.max - 8192 - 16384 else { return -1 }
+        return (steps + 8192 + 16384) % 16384
     }
 
     /// Checks that `recording`, from `startFrame` to its end, is the pattern without a
-    /// missing, repeated or swapped sample; returns the first mismatch, if any.
+    /// missing, repeated or swapped sample; returns the first mismatch, if any (`startFrame`
+    /// itself when the recording has no frame there).
     static func firstMismatch(in recording: Recording, from startFrame: Int) -> (frame: Int, channel: Int)? {
-        let k0 = phase(of: recording[startFrame, 0])
+        guard let first = recording.sample(frame: startFrame, channel: 0) else { return (startFrame, 0) }
+        let k0 = phase(of: first)
         for f in startFrame..<recording.frames {
             for c in 0..<recording.channels where recording[f, c] != value(frame: k0 + f - startFrame, channel: c) {
                 return (f, c)
@@ -78,10 +88,11 @@ enum TestPattern {
     /// How many whole `quantum`-frame cycles of silence (every channel 0) `recording` holds
     /// from `startFrame` to `end`, if they are all that differs from the pattern: after each,
     /// the pattern goes on from where it was or whole cycles later (at most 16). nil if
-    /// anything else differs.
+    /// anything else differs (or `startFrame` … `end` is not within the recording).
     static func silentCycles(in recording: Recording, from startFrame: Int, upTo end: Int, quantum: Int) -> Int? {
         let channels = 0..<recording.channels
-        var k = phase(of: recording[startFrame, 0])
+        guard let first = recording.sample(frame: startFrame, channel: 0), end <= recording.frames else { return nil }
+        var k = phase(of: first)
         var f = startFrame
         var silent = 0
         var afterSilence = false

@@ -33,6 +33,7 @@ extension ServerKind {
     func expectPattern(_ rec: Recording, stderr: String, source: Run.Running?, quantum: Int, upTo before: Int? = nil,
                        sourceLocation: SourceLocation = #_sourceLocation) {
         guard !brokeStream(stderr: stderr, source: source) else { return }
+        guard rec.frames > 0 else { Issue.record("an empty recording: \(stderr)", sourceLocation: sourceLocation); return }
         let end = before ?? rec.frames
         guard let mismatch = TestPattern.firstMismatch(in: rec, from: 0), mismatch.frame < end else { return }
         if self == .pipewire, let silent = TestPattern.silentCycles(in: rec, from: 0, upTo: end, quantum: quantum), silent > 0 {

@@ -6,7 +6,7 @@ enum Signal {
     /// the first and last crossing over the time between them.
     static func frequency(_ x: [Float], rate: Double) -> Double? {
         var crossings: [Double] = []
-        for i in 1..<x.count where x[i - 1] < 0 && x[i] >= 0 {
+        for i in x.indices.dropFirst() where x[i - 1] < 0 && x[i] >= 0 {
             let a = Double(x[i - 1]), b = Double(x[i])
             crossings.append(Double(i - 1) + a / (a - b))
         }
