@@ -48,3 +48,30 @@ struct SineFit {
         thdPlusNoiseDB = 10 * log10(max(best.residual, 1e-30) / signalPower)
     }
 }
+
+/// A short stretch fitted to a sine of a known frequency: least squares over amplitude and
+/// phase alone, for stretches too short to find a frequency in, such as one period of a
+/// server. An exact sine at that frequency leaves nothing; one off by δf leaves a residual
+/// that grows with the stretch, so that under −100 dB in 256 frames at 48 kHz the frequency
+/// is within about 0.001 Hz, whatever the phase (a link that replays an old buffer moves it).
+struct KnownFrequencyFit {
+    let amplitude: Double
+    /// Residual power over the fitted sine's power, in dB.
+    let residualDB: Double
+
+    /// nil for a stretch of exact zeros: nothing arrived there.
+    init?(_ x: ArraySlice<Float>, rate: Double, frequency: Double) {
+        guard x.contains(where: { $0 != 0 }) else { return nil }
+        let w = 2 * Double.pi * frequency / rate
+        var ss = 0.0, sc = 0.0, cc = 0.0, sy = 0.0, cy = 0.0, total = 0.0
+        for (i, sample) in x.enumerated() {
+            let (s, c, y) = (sin(w * Double(i)), cos(w * Double(i)), Double(sample))
+            ss += s * s; sc += s * c; cc += c * c; sy += s * y; cy += c * y; total += y * y
+        }
+        let determinant = ss * cc - sc * sc
+        let a = (sy * cc - cy * sc) / determinant, b = (cy * ss - sy * sc) / determinant
+        amplitude = (a * a + b * b).squareRoot()
+        let residual = max(total - (a * sy + b * cy), 0)
+        residualDB = 10 * log10(max(residual, 1e-30) / max(amplitude * amplitude / 2 * Double(x.count), 1e-30))
+    }
+}
