@@ -59,15 +59,16 @@ struct RealtimeSafetyTests {
             try #require(report.callbacks == 1 && report.cycles > 50, "bad_client \(mode) barely ran:\n\(report.text)")
             reports[mode] = report
         }
-        #expect(reports["clean"]!.violations == 0, "a clean callback was blamed:\n\(reports["clean"]!.text)")
+        let clean = try #require(reports["clean"])
+        #expect(clean.violations == 0, "a clean callback was blamed:\n\(clean.text)")
         for (mode, function) in cases {
-            let report = reports[mode]!
+            let report = try #require(reports[mode], "no report of \(mode)")
             #expect(report.count(of: function) >= report.cycles - 1,
                     "bad_client \(mode): expected one \(function) per cycle:\n\(report.text)")
             #expect(report.text.contains("site 1 "), "bad_client \(mode): no call site recorded")
         }
         // The call site names the caller: the bad client's own code, above the trampoline.
-        let site = reports["malloc"]!.text
+        let site = try #require(reports["malloc"]).text
         #expect(site.contains("bad_client+0x") && site.contains("rtcheck_trampoline"), "\(site)")
     }
 
@@ -387,6 +388,14 @@ extension RealtimeSafetyTests {
     static let measureArguments = ["measure", "-p", "jackwave:out_1", "-p", "dut:out_1", "-p", "dut:out_2",
                                    "-t", "system:playback_1", "-t", "dut:in_1", "-t", "dut:in_2", "--max-latency", "1", "--quick"]
 
+    /// Whether a measure run ran its callback to the end: it measured (exit 0), or a loaded
+    /// machine's server skipped cycles in each of its attempts, which it refuses to report
+    /// figures from (exit 1, said): either way the callback ran every cycle it was given,
+    /// and that is what the report checks.
+    static func measureRan(_ run: Run.Output) -> Bool {
+        run.status == 0 || (run.status == 1 && run.stderr.contains("in each of 3 attempts: the figures are unreliable"))
+    }
+
     /// A server at 32 frames with the test device on it, for the measure runs.
     func startMeasureServer() throws -> (any TestServer, Run.Running) {
         let server = try startServer(.jackd)
@@ -407,15 +416,18 @@ extension RealtimeSafetyTests {
         let path = "\(dir)/rtcheck-measure.txt", json = "\(dir)/measure.json"
         let run = try Run.tool(build.path, Self.measureArguments + ["--json", json], server: server.name, timeout: 120,
                                environment: ["LD_PRELOAD": tools.rtcheck, "RTCHECK_REPORT": path])
-        try #require(run.status == 0, "jackwave measure failed under rtcheck: \(run.stderr)")
+        try #require(Self.measureRan(run), "jackwave measure failed under rtcheck: \(run.stderr)")
         let report = try RTCheckReport(path: path)
         print("rtcheck on \(build.path), measure: \(report.summary)")
         #expect(report.callbacks == 1 && report.unwatched == 0, "\(report.text)")
         #expect(report.cycles >= Self.minimumCycles, "only \(report.cycles) cycles watched")
         #expect(report.violations == 0, "jackwave measure's callback broke the realtime rules:\n\(report.readable())")
-        // The paths really ran: every channel came back, the direct patch at latency 0.
-        let text = try String(contentsOfFile: json, encoding: .utf8)
-        #expect(text.contains("\"latency_frames\":0.0000") && text.contains("\"problems\":[]"), "\(run.stderr)")
+        // The paths really ran: every channel came back, the direct patch at latency 0 (in a
+        // measurement the server let run whole; one it skipped cycles of writes no figures).
+        if run.status == 0 {
+            let text = try String(contentsOfFile: json, encoding: .utf8)
+            #expect(text.contains("\"latency_frames\":0.0000") && text.contains("\"problems\":[]"), "\(run.stderr)")
+        }
     }
 
     @Test("RealtimeSanitizer passes jackwave measure's callback for 10,000 cycles",
@@ -430,7 +442,7 @@ extension RealtimeSafetyTests {
         let run = try Run.tool(binary.path, Self.measureArguments, server: server.name, timeout: 120,
                                environment: ["LD_PRELOAD": rtsan, "RTCHECK_REPORT": path, "RTSAN_OPTIONS": "halt_on_error=1"])
         #expect(!run.stderr.contains("RealtimeSanitizer"), "\(run.stderr)")
-        try #require(run.status == 0, "jackwave measure failed under rtsan: \(run.stderr)")
+        try #require(Self.measureRan(run), "jackwave measure failed under rtsan: \(run.stderr)")
         let report = try RTCheckReport(path: path)
         print("rtsan on \(binary.path), measure: \(report.summary)")
         #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
