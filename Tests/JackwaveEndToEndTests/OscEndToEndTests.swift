@@ -81,6 +81,9 @@ struct OscEndToEndTests {
         let run = try start(["--record", path, "-c", "1", "--manual", "--events", events], port: port, firstFile: first)
         try Self.send(port, "/jackwave/marker", "s", "verse")
         #expect(run.waitForStderr("marker 1 (verse) at"), "\(run.stderrSoFar)")
+        // The stop only once the file holds frames past the marker: a stop in the same
+        // cycle would end the file at the marker's own frame (then "in no file").
+        #expect(run.waitForRecordedFrames(first, moreThan: Recording.framesSoFar(first) + 4800))
         run.signal(SIGINT)
         let out = run.finish(timeout: 30)
         #expect(out.status == 0, "\(out.stderr)")
