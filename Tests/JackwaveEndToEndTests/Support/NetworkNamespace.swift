@@ -23,7 +23,7 @@ final class NetworkNamespaces: @unchecked Sendable {
     init() throws {
         Self.counter.lock()
         Self.made += 1
-        let tag = "\(getpid() % 100_000)x\(Self.made)"
+        let tag = "\(getpid())x\(Self.made)"  // the reaper (scripts/reap-tests) reads the pid back
         Self.counter.unlock()
         jackwaveSide = "jwa\(tag)"
         peerSide = "jwb\(tag)"
