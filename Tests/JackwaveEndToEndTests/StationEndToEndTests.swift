@@ -187,6 +187,41 @@ struct StationEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: caseDir).isEmpty)
     }
 
+    @Test("the stream's password leaves the environment once read: no --on-close or --on-event command sees it")
+    func passwordReachesNoHook() throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer()
+        let dir = temporaryDirectory()
+        let seen = dir + "/environments"
+        let hook = "env >> '\(seen)'; true"
+        let out = try Run.jackwave(["--record", dir + "/air.wav", "--split", "1", "-d", "2.5", "--tone", "1000",
+                                    "-p", "jackwave:out_1", "-c", "1", "--outputs", "1", "--no-meter",
+                                    "--on-close", hook, "--on-event", hook,
+                                    "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.opus"],
+                                   server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("stream: connected to"), "the password was used: \(out.stderr)")
+        let environments = try String(contentsOfFile: seen, encoding: .utf8)
+        // Three pieces closed, and the events stream_connected and stopped: five commands.
+        let commands = environments.split(separator: "\n").filter { $0.hasPrefix("PATH=") }.count
+        #expect(commands >= 5, "\(commands) commands ran")
+        #expect(!environments.contains(icecast.sourcePassword) && !environments.contains("JACKWAVE_STREAM_PASSWORD"))
+    }
+
+    @Test("a FIFO given as --stream-password-file is refused at once, with one line and exit 2, never waited on")
+    func passwordFifoRefused() throws {
+        let dir = temporaryDirectory()
+        let fifo = dir + "/password"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // No writer ever comes: an open that waited would last until the run's 30-s bound.
+        let out = try Run.jackwave(["--record", dir + "/x.flac", "-c", "1", "--manual", "-d", "1",
+                                    "--stream", "icecast://source@127.0.0.1:8000/live.ogg", "--stream-password-file", fifo],
+                                   server: "jw-no-such-server-\(getpid())", timeout: 30)
+        #expect(out.status == 2, "\(out.stderr)")
+        #expect(out.stderr == "jackwave: error: --stream-password-file \(fifo): not a regular file\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["password"])
+    }
+
     /// A file decoded by ffmpeg: its first channel at 48 kHz.
     static func decode(_ path: String) throws -> [Float] {
         let out = path + ".f32"

@@ -19,6 +19,9 @@ import JackwaveSoundFiles
 public final class Session {
     let options: RunOptions
     let frontEnd: RunFrontEnd
+    /// The environment as the session began, the stream's password in it; the process's own
+    /// has the password no more (`init`), so that no hook, peer or child ever sees it.
+    private let environment: [String: String]
     /// What the keys and OSC act on, whichever turn runs.
     public let control: RunControl
     /// `--osc`: listening from `init` on, before any file.
@@ -32,9 +35,11 @@ public final class Session {
     public init(options o: RunOptions, frontEnd: RunFrontEnd, requestStop: @escaping @Sendable () -> Void) throws(SessionError) {
         options = o
         self.frontEnd = frontEnd
+        environment = ProcessInfo.processInfo.environment
+        unsetenv(StreamPassword.variable)
         do throws(UsageError) {
             recordFormat = try o.checkOutputs()
-            for warning in try o.checkStream(environment: ProcessInfo.processInfo.environment) { frontEnd.say(warning) }
+            for warning in try o.checkStream(environment: environment) { frontEnd.say(warning) }
         } catch {
             throw .usage(error.message)
         }
@@ -72,7 +77,7 @@ public final class Session {
         do throws(SessionError) {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
-                                     remote: remote, clock: RunClock.fromEnvironment(), display: { [unowned self] names, rate, target in
+                                     remote: remote, environment: environment, clock: RunClock.fromEnvironment(), display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
                                                                   current?.ports.inputs.map(\.connections) ?? []

@@ -55,7 +55,7 @@ final class SessionParts {
     let remote: RemoteControl?
 
     init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
-         clock: RunClock, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
+         environment: [String: String], clock: RunClock, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
         self.clock = clock
         let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
@@ -75,8 +75,7 @@ final class SessionParts {
                 try o.recordingSpec(path: path, format: format!, channels: channels, serverRate: sampleRate, period: period)
             }
             takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
-            streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate,
-                                                  environment: ProcessInfo.processInfo.environment)
+            streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate, environment: environment)
             // Streaming or watching for dead air without a file, the writer's ring is still
             // the one `--buffer` sets, and must hold as when recording.
             if spec == nil, o.stream != nil || o.alarms.isOn {

@@ -35,8 +35,10 @@ public enum StreamPassword {
     }
 
     /// The first line of `path` (without its line end), and whether others may read the file.
+    /// Opened without blocking: a FIFO's `open` would wait for a writer with the signals
+    /// masked (only SIGKILL could end it); it is refused as not a regular file at once.
     static func read(_ path: String) throws(StreamTargetError) -> (String, Bool) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { throw StreamTargetError("--stream-password-file \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
