@@ -15,6 +15,12 @@ struct ArgumentsFileTests {
         #expect(try parse("") == [])
     }
 
+    @Test("a UTF-8 byte-order mark, blank lines and lines whose first non-blank is # are skipped")
+    func editorsMarks() throws {
+        #expect(try parse("\u{FEFF}--tone\n440\n  \n\t\n  # indented\n\t#tabbed\n-d\n 1") == ["--tone", "440", "-d", " 1"])
+        #expect(try parse("\u{FEFF}") == [])
+    }
+
     @Test("a file naming --arguments again, text that is not UTF-8, or too many arguments is refused in one line")
     func refusals() {
         #expect(throws: UsageError("--arguments x.args line 2: an arguments file cannot name another")) { try parse("-c\n--arguments\ny") }
@@ -38,6 +44,7 @@ struct ArgumentsFileTests {
             try ArgumentsFile.read(dir + "/big.args")
         }
         try "--tone\n440\n--volume\n-6dB\n".write(toFile: dir + "/tone.args", atomically: false, encoding: .utf8)
+        #expect(chmod(dir + "/tone.args", 0o644) == 0)
         #expect(try ArgumentsFile.read(dir + "/tone.args") == ["--tone", "440", "--volume", "-6dB"])
     }
 }

@@ -122,4 +122,29 @@ struct UnattendedEndToEndTests {
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: caseDir).isEmpty)
     }
+    @Test("--arguments refuses a file that group or others can write, or another user owns: exit 2, one line, no file")
+    func argumentsFileMustBeTrusted() throws {
+        let path = dir + "/open.wav"
+        for (mode, owner) in [(0o666, 0 as uid_t), (0o620, 0), (0o600, 65534 as uid_t)] {
+            let args = dir + "/service-\(String(mode, radix: 8))-\(owner).args"
+            try "--record\n\(path)\n--on-close\ntouch \(dir)/hooked\n".write(toFile: args, atomically: false, encoding: .utf8)
+            #expect(chmod(args, mode_t(mode)) == 0 && chown(args, owner, 0) == 0)
+            let out = try Run.jackwave(["--arguments", args, "-d", "1"], server: server.name)
+            #expect(out.status == 2, "mode \(String(mode, radix: 8)), owner \(owner): \(out.stderr)")
+            #expect(out.stderr == "jackwave: error: --arguments \(args): owned by another user, or writable by group or others; it can name commands, so it must be this user's or root's alone (chmod go-w)\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: dir + "/hooked"))
+    }
+
+    @Test("--arguments skips a UTF-8 byte-order mark, blank lines and indented # comments")
+    func argumentsFileAsEditorsWriteIt() throws {
+        let path = dir + "/edited.wav", args = dir + "/edited.args"
+        let text = "\u{FEFF}--record\n\(path)\n   \n  # two inputs, silent\n\t# and a second\n-c\n2\n--manual\n-d\n0.5\n"
+        try text.write(toFile: args, atomically: false, encoding: .utf8)
+        #expect(chmod(args, 0o600) == 0)
+        let out = try Run.jackwave(["--arguments", args], server: server.name)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rec = try Recording(path)
+        #expect(rec.channels == 2 && rec.frames == 24000, "\(rec.channels) channels, \(rec.frames) frames")
+    }
 }

@@ -6,9 +6,13 @@ import Glibc
 /// systemd splits `$VAR` on blanks (`--on-close "flac -s"` became three arguments).
 ///
 /// Each line is one argument exactly as written: no quoting, no escapes, blanks kept
-/// (`flac -s` is one argument). Empty lines and lines starting with `#` are skipped; a
-/// trailing `\r` is dropped. A plain file of at most 64 KiB and 1024 arguments, which may not
-/// name `--arguments` again. The arguments after FILE on the command line follow its own.
+/// (`flac -s` is one argument). Blank lines and lines whose first non-blank is `#` are
+/// skipped; a trailing `\r` and a UTF-8 byte-order mark at the start are dropped. A plain
+/// file of at most 64 KiB and 1024 arguments, which may not name `--arguments` again. The
+/// arguments after FILE on the command line follow its own.
+///
+/// The file can name commands (`--on-close`, `--on-event`), so it must be as trusted as the
+/// user who runs them: owned by that user or root, and writable by no one else.
 public enum ArgumentsFile {
     public static let maximumBytes = 65536
     public static let maximumArguments = 1024
@@ -21,6 +25,9 @@ public enum ArgumentsFile {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw UsageError("--arguments \(path): not a regular file")
+        }
+        guard info.st_uid == geteuid() || info.st_uid == 0, info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw UsageError("--arguments \(path): owned by another user, or writable by group or others; it can name commands, so it must be this user's or root's alone (chmod go-w)")
         }
         guard info.st_size <= maximumBytes else {
             throw UsageError("--arguments \(path): \(info.st_size) bytes; an arguments file holds at most \(maximumBytes)")
@@ -39,9 +46,12 @@ public enum ArgumentsFile {
     /// The arguments of a file's bytes (see the type's doc).
     static func parse(_ bytes: [UInt8], path: String) throws(UsageError) -> [String] {
         var arguments: [String] = []
-        for (n, raw) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw[...]
-            if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
+        let byteOrderMark: [UInt8] = [0xef, 0xbb, 0xbf]
+        let text = bytes.starts(with: byteOrderMark) ? bytes.dropFirst(byteOrderMark.count) : bytes[...]
+        for (n, raw) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            let firstInk = line.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            if firstInk == nil || firstInk == UInt8(ascii: "#") { continue }
             guard let text = String(validating: line, as: UTF8.self), !text.contains("\0") else {
                 throw UsageError("--arguments \(path) line \(n + 1): not UTF-8 text")
             }
