@@ -86,6 +86,50 @@ struct OscSecurityEndToEndTests {
         #expect(out.stderr.contains("OSC: in all 2 datagram(s) refused from senders not allowed"), "\(out.stderr)")
     }
 
+    @Test("--osc-allow that would admit nobody, or is not decimal bits, is refused: exit 2, one line naming what works, no file",
+          arguments: [(["--osc", "PORT", "--osc-allow", "192.0.2.2/32"],
+                       "--osc-allow 192.0.2.2/32 admits nobody while --osc listens on this machine only; listen where others reach it: --osc 0.0.0.0:PORT --osc-allow 192.0.2.2/32"),
+                      (["--osc", "0.0.0.0:PORT", "--osc-allow", "192.0.2.1/+24"],
+                       "--osc-allow: '192.0.2.1/+24' is not a network (a numeric address, or ADDRESS/BITS with BITS in digits; ::ffff: networks from /96)"),
+                      (["--osc", "0.0.0.0:PORT", "--osc-allow", "::ffff:192.0.2.0/64"],
+                       "--osc-allow: '::ffff:192.0.2.0/64' is not a network (a numeric address, or ADDRESS/BITS with BITS in digits; ::ffff: networks from /96)")])
+    func allowListRefused(osc: [String], line: String) throws {
+        let port = String(Self.freshPort())
+        let caseDir = dir + "/\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
+        let out = try Run.jackwave(["--record", caseDir + "/x.wav", "-c", "1", "--manual", "-d", "1"]
+                                   + osc.map { $0.replacingOccurrences(of: "PORT", with: port) },
+                                   server: "jw-no-such-server-\(getpid())")
+        #expect(out.status == 2, "\(out.stderr)")
+        #expect(out.stderr == "jackwave: error: \(line.replacingOccurrences(of: "PORT", with: port))\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: caseDir).isEmpty)
+    }
+
+    @Test("--osc-allow 0.0.0.0/0 is taken, and said to admit every IPv4 sender")
+    func allowEveryoneIsSaid() throws {
+        let server = try JackServer()
+        let port = Self.freshPort()
+        let (run, _) = try record("everyone", osc: ["--osc", "0.0.0.0:\(port)", "--osc-allow", "0.0.0.0/0"], server: server)
+        defer { run.signal(SIGKILL) }
+        #expect(run.stderrSoFar.contains("OSC: --osc-allow 0.0.0.0/0 admits every IPv4 sender that reaches 0.0.0.0:\(port)"),
+                "\(run.stderrSoFar)")
+    }
+
+    @Test("--osc-allow ::ffff:192.0.2.0/120 admits the IPv4 host it names, as 192.0.2.0/24 would",
+          .enabled(if: NetworkNamespaces.available))
+    func mappedNetworkAdmits() throws {
+        let server = try JackServer()
+        let hosts = try NetworkNamespaces()
+        let port = Self.freshPort()
+        let (run, _) = try record("mapped", osc: ["--osc", "\(NetworkNamespaces.jackwaveAddress):\(port)", "--osc-allow", "::ffff:192.0.2.0/120"],
+                                  server: server, launcher: hosts.onJackwaveSide)
+        defer { run.signal(SIGKILL) }
+        let remote = try hosts.onPeerSide { try OscPeer(host: NetworkNamespaces.peerAddress) }
+        #expect(remote.status(of: port, host: NetworkNamespaces.jackwaveAddress)?.arguments.first == .string("recording"),
+                "\(run.stderrSoFar)")
+        #expect(!run.stderrSoFar.contains("OSC: refused"), "\(run.stderrSoFar)")
+    }
+
     @Test("--osc ADDR:PORT with --osc-allow admits the other host: its status is answered there, its marker and its stop acted on",
           .enabled(if: NetworkNamespaces.available))
     func otherHostAdmittedByAllow() throws {

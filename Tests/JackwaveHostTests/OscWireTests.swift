@@ -30,6 +30,19 @@ struct OscWireTests {
         for bad in ["192.0.2.0/33", "example.org", "192.0.2.0/", "192.0.2.0/x", "::/129"] { #expect(OscNetwork(bad) == nil, "\(bad)") }
     }
 
+    @Test("an IPv4-mapped network is the IPv4 network it names; bits are decimal digits; /0 admits everyone")
+    func allowListSpellings() throws {
+        let mapped = try #require(OscNetwork("::ffff:192.0.2.0/120"))
+        #expect(mapped.description == "192.0.2.0/24")
+        #expect(OscAllowList([mapped]).admits(try #require(OscSocketAddress(host: "192.0.2.2", port: 1))))
+        #expect(OscNetwork("::ffff:198.51.100.7")?.description == "198.51.100.7/32")
+        for bad in ["::ffff:192.0.2.0/95", "192.0.2.1/+24", "192.0.2.1/ 24", "192.0.2.1/024x", "192.0.2.1/-0"] {
+            #expect(OscNetwork(bad) == nil, "\(bad)")
+        }
+        #expect(OscNetwork("0.0.0.0/0")?.isEveryone == true && OscNetwork("::/0")?.isEveryone == true)
+        #expect(OscNetwork("192.0.2.0/24")?.isEveryone == false)
+    }
+
     @Test("a message and a bundle decode to their messages; a far-future bundle is dispatched at once, nothing held")
     func decoding() throws {
         let decoder = try #require(OscDecoder())

@@ -8,18 +8,36 @@ public struct OscNetwork: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]
     public let prefixLength: Int
 
-    /// Parses `ADDRESS[/BITS]`; nil if it is not one (a name, a prefix past the address's width).
+    /// Parses `ADDRESS[/BITS]`, BITS in decimal digits; nil if it is not one (a name, a
+    /// prefix past the address's width, `+24`).
+    ///
+    /// An IPv4-mapped network (`::ffff:192.0.2.0/120`) is the IPv4 network it stands for
+    /// (`192.0.2.0/24`): senders are compared as IPv4 once an IPv6 socket's `::ffff:` is
+    /// taken off (`OscSocketAddress`), so as written it would admit nobody. One shorter than
+    /// the mapped range (`/96`) would also take in addresses that are not IPv4: nil.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let address = OscSocketAddress(host: String(parts[0]), port: 0) else { return nil }
+        guard let first = parts.first, let address = OscSocketAddress(host: String(first), port: 0) else { return nil }
         let width = address.bytes.count * 8
         var bits = width
         if parts.count == 2 {
-            guard let n = Int(parts[1]), parts[1].allSatisfy(\.isASCII), n >= 0, n <= width else { return nil }
+            let digits = parts[1]
+            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }),
+                  let n = Int(digits), n <= width else { return nil }
             bits = n
         }
-        self.init(family: address.family, bytes: address.bytes, prefixLength: bits)
+        let mapped = address.family == AF_INET6 && address.bytes.prefix(10).allSatisfy { $0 == 0 }
+            && address.bytes.dropFirst(10).prefix(2).allSatisfy { $0 == 0xff }
+        if mapped {
+            guard bits >= 96 else { return nil }
+            self.init(family: AF_INET, bytes: Array(address.bytes.suffix(4)), prefixLength: bits - 96)
+        } else {
+            self.init(family: address.family, bytes: address.bytes, prefixLength: bits)
+        }
     }
+
+    /// Whether it admits every sender of its family (`0.0.0.0/0`, `::/0`).
+    public var isEveryone: Bool { prefixLength == 0 }
 
     init(family: Int32, bytes: [UInt8], prefixLength: Int) {
         self.family = family

@@ -53,6 +53,9 @@ public final class Session {
             } catch {
                 throw .runtime("--osc: \(error.message)")
             }
+            for network in o.oscAllow where network.isEveryone {
+                frontEnd.say("OSC: --osc-allow \(network) admits every \(network.family == AF_INET ? "IPv4" : "IPv6") sender that reaches \(binding)")
+            }
             if !binding.isLoopbackOnly && o.oscAllow.isEmpty {
                 frontEnd.say("OSC on \(binding) admits only this machine's own senders: --osc-allow CIDR admits others")
             }

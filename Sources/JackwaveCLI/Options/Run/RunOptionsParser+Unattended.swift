@@ -38,7 +38,7 @@ extension RunOptionsParser {
                      "or one address; repeatable); others are dropped and counted") { o, s throws(UsageError) in
             let text = try s.value()
             guard let network = OscNetwork(text) else {
-                throw UsageError("--osc-allow: '\(text)' is not a network (a numeric address, or ADDRESS/BITS)")
+                throw UsageError("--osc-allow: '\(text)' is not a network (a numeric address, or ADDRESS/BITS with BITS in digits; ::ffff: networks from /96)")
             }
             o.oscAllow.append(network)
         },
@@ -50,6 +50,12 @@ extension RunOptionsParser {
     static func checkUnattended(_ o: RunOptions) throws(UsageError) {
         if o.eventsPath == "-" && o.levelsPath == "-" {
             throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
+        }
+        // A socket that listens on loopback only hears no other machine: the allow-list would
+        // admit nobody, silently. The command that works is said instead.
+        if let binding = o.osc, binding.isLoopbackOnly, let network = o.oscAllow.first {
+            let port = binding.addresses.first?.port ?? 0
+            throw UsageError("--osc-allow \(network) admits nobody while --osc listens on this machine only; listen where others reach it: --osc 0.0.0.0:\(port) --osc-allow \(network)")
         }
     }
 }
