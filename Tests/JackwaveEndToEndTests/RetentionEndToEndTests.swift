@@ -74,5 +74,7 @@ struct RetentionEndToEndTests {
             #expect(closedAt != nil && deletedAt != nil && closedAt! < deletedAt!, "\(name)")
             #expect(out.stderr.contains("retention: deleted \(name) ("), "\(out.stderr)")
         }
+        // The quota in units it can be read in: "of 1.0 MiB", not "of 0.0 GiB".
+        #expect(out.stderr.contains(" MiB of 1.0 MiB)"), "\(out.stderr)")
     }
 }

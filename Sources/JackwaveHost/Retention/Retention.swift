@@ -248,7 +248,17 @@ public struct RetentionDeletion: Sendable, Equatable {
         switch reason {
         case let .age(seconds): return "retention: deleted \(path) (\(size), last written \(String(printf: "%.1f", seconds / 86400)) days ago)"
         case let .space(total, quota):
-            return "retention: deleted \(path) (\(size); jackwave's files took \(String(printf: "%.1f", Double(total) / Double(1 << 30))) GiB of \(String(printf: "%.1f", Double(quota) / Double(1 << 30))))"
+            return "retention: deleted \(path) (\(size); jackwave's files took \(Self.binary(total)) of \(Self.binary(quota)))"
         }
+    }
+
+    /// `1.5 GiB`, `512.0 MiB`, `96.0 KiB`, `700 bytes`: the unit `--keep-space` takes (powers
+    /// of 1024), the largest that keeps the figure at 1 or more, so a small quota never
+    /// reads "0.0 GiB of 0.0".
+    static func binary(_ bytes: Int64) -> String {
+        for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= Int64(1) << shift {
+            return String(printf: "%.1f", Double(bytes) / Double(Int64(1) << shift)) + " " + unit
+        }
+        return "\(bytes) bytes"
     }
 }
