@@ -77,4 +77,47 @@ struct RetentionEndToEndTests {
         // The quota in units it can be read in: "of 1.0 MiB", not "of 0.0 GiB".
         #expect(out.stderr.contains(" MiB of 1.0 MiB)"), "\(out.stderr)")
     }
+    /// What retention finds at the start that it cannot trust, made in `dir` after a first run.
+    enum StartProblem: String, CaseIterable, Sendable {
+        case corruptLine = "a corrupt manifest line"
+        case foreignManifest = "a manifest owned by another user"
+        case foreignLockHeld = "another user's 0666 lock file, held"
+    }
+
+    @Test("retention that cannot start never stops the recording: a line, a retention_off event, the manifest kept as it was",
+          arguments: StartProblem.allCases)
+    func startProblemRecordsAnyway(problem: StartProblem) throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        let manifest = dir + "/.jackwave-m.manifest", lock = dir + "/.jackwave-m.lock"
+        var holder: Run.Running?
+        defer { holder?.signal(SIGKILL); _ = holder?.finish(timeout: 5) }
+        switch problem {
+        case .corruptLine:
+            #expect(try record(dir, ["--keep", "1d"], server: server).status == 0)
+            let handle = try #require(FileHandle(forWritingAtPath: manifest))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("{\"path\": not json\n".utf8))
+            try handle.close()
+        case .foreignManifest:
+            #expect(try record(dir, ["--keep", "1d"], server: server).status == 0)
+            #expect(chown(manifest, 65534, 65534) == 0)
+        case .foreignLockHeld:
+            #expect(FileManager.default.createFile(atPath: lock, contents: nil))
+            #expect(chmod(lock, 0o666) == 0 && chown(lock, 65534, 65534) == 0)
+            let held = try Run.start("/usr/bin/flock", ["-x", lock, "/bin/sleep", "60"], server: nil)
+            holder = held
+            // Held: a second flock that will not wait fails.
+            #expect(waitUntil { (try? Run.tool("/usr/bin/flock", ["-xn", lock, "/bin/true"], server: nil).status) == 1 })
+        }
+        let before = try? Data(contentsOf: URL(fileURLWithPath: manifest))
+        let filesBefore = files(dir)
+        let out = try record(dir, ["--keep", "1d"], server: server)
+        #expect(out.status == 0, "\(problem.rawValue): \(out.stderr)")
+        #expect(out.stderr.contains("retention: off for this run, nothing will be deleted: "), "\(out.stderr)")
+        #expect(try events(dir, kind: "retention_off").count == 1)
+        // Recorded all the same: three more pieces.
+        #expect(files(dir).count == filesBefore.count + 3, "\(files(dir))")
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: manifest))) == before, "the manifest is left as it was")
+    }
 }

@@ -51,13 +51,12 @@ public final class Retention: @unchecked Sendable {
         manifestName = ".jackwave-\(name).manifest"
         directory = open(self.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw RetentionError("\(self.root): \(String(cString: strerror(errno)))") }
-        // The lock file outlives runs (a restart takes it up again), so it is opened without
-        // O_EXCL; never followed if a link, never written.
-        lock = openat(directory, ".jackwave-\(name).lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lock >= 0 else {
-            let reason = String(cString: strerror(errno))
+        do throws(RetentionError) {
+            lock = try Self.openLock(directory: directory, path: "\(self.root)/.jackwave-\(name).lock",
+                                     name: ".jackwave-\(name).lock")
+        } catch {
             close(directory)
-            throw RetentionError("\(self.root)/.jackwave-\(name).lock: \(reason)")
+            throw error
         }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             close(lock)
@@ -81,6 +80,23 @@ public final class Retention: @unchecked Sendable {
     deinit {
         close(lock)
         close(directory)
+    }
+
+    /// The lock file, made with `O_EXCL|O_NOFOLLOW` (0600) the first time; it outlives runs,
+    /// so a restart opens the one there, never following a link, and takes it only if it is
+    /// a regular file of this user's that no one else can write. Another user's lock in a
+    /// shared folder (0666, `flock`ed to keep jackwave out) is refused, not waited on.
+    private static func openLock(directory: Int32, path: String, name: String) throws(RetentionError) -> Int32 {
+        var fd = openat(directory, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == EEXIST { fd = openat(directory, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw RetentionError("\(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+              info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            close(fd)
+            throw RetentionError("\(path): not a regular file of this user's that only it can write: not trusted as jackwave's lock")
+        }
+        return fd
     }
 
     /// The files listed now, oldest first (relative to `root`).

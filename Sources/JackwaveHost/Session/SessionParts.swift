@@ -118,12 +118,17 @@ final class SessionParts {
         self.events = events
         // Retention, before the first file: the oldest of earlier runs' files go first (once
         // the files have counted the numbers that exist, so that no name is used again).
+        // The recording matters more than the clean-up: retention that cannot start (a bad
+        // manifest, kept as it is for a person to look at; a lock it cannot trust) is a line
+        // and an event, and the run records without it.
         let keeper: FileKeeper?
         if let path = o.recordPath, o.retention.seconds != nil || o.retention.bytes != nil {
             do throws(RetentionError) {
                 keeper = try FileKeeper(path: path, limits: o.retention, messages: messages, events: events)
             } catch {
-                throw .runtime("--keep: \(error.message)")
+                messages.post("retention: off for this run, nothing will be deleted: \(error.message)")
+                events?.emit(.retentionOff, frame: 0, [("reason", .string(error.message))])
+                keeper = nil
             }
         } else {
             keeper = nil

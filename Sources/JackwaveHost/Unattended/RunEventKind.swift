@@ -71,6 +71,9 @@ public enum RunEventKind: String, Sendable {
     case clipping
     /// Retention deleted one of jackwave's own files (`path`, `bytes`, `reason`).
     case fileDeleted = "file_deleted"
+    /// Retention could not start (a manifest or lock file it cannot trust or read, another
+    /// jackwave's lock): `reason`. The run records without it; nothing is deleted.
+    case retentionOff = "retention_off"
     /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
     case clockStep = "clock_step"
 
@@ -79,7 +82,7 @@ public enum RunEventKind: String, Sendable {
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
-             .fileDeleted, .clockStep, .onCloseFailed, .stopped: true
+             .fileDeleted, .retentionOff, .clockStep, .onCloseFailed, .stopped: true
         default: false
         }
     }
