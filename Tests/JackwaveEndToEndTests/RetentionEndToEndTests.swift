@@ -23,7 +23,7 @@ struct RetentionEndToEndTests {
         return try logs.flatMap { try EventStream.read(dir + "/" + $0) }.filter { $0["event"] as? String == kind }
     }
 
-    @Test("--keep deletes its own files older than the limit when it starts, and no foreign file, old as it may be")
+    @Test("--keep deletes its own files older than the limit when it starts, unless the clock alone says all are, and no foreign file, old as it may be")
     func keepAge() throws {
         let server = try JackServer()
         let dir = temporaryDirectory()
@@ -39,14 +39,44 @@ struct RetentionEndToEndTests {
         for name in files(dir) + ["notes.txt"] {
             try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dir + "/" + name)
         }
+        // A restart now finds every earlier file past --keep by the wall clock alone: it
+        // deletes none (the clock may be wrong), and says so.
         let second = try record(dir, ["--keep", "1d"], server: server)
         #expect(second.status == 0, "\(second.stderr)")
-        for name in ours { #expect(second.stderr.contains("retention: deleted \(name) ("), "\(second.stderr)") }
-        #expect(files(dir) == ["m-001.wav", "m-005.wav", "m-006.wav", "m-007.wav"], "\(files(dir))")
+        #expect(second.stderr.contains("retention: the wall clock says every earlier file is past --keep"), "\(second.stderr)")
+        #expect(!second.stderr.contains("retention: deleted"), "\(second.stderr)")
+        // The next one finds earlier files within --keep too (the second run's): the clock is
+        // believed, and the first run's go.
+        let third = try record(dir, ["--keep", "1d"], server: server)
+        #expect(third.status == 0, "\(third.stderr)")
+        for name in ours { #expect(third.stderr.contains("retention: deleted \(name) ("), "\(third.stderr)") }
+        #expect(files(dir) == ["m-001.wav"] + (5...10).map { "m-\(String(format: "%03d", $0)).wav" }, "\(files(dir))")
         #expect(try String(contentsOfFile: dir + "/m-001.wav", encoding: .utf8) == "foreign")
         #expect(FileManager.default.fileExists(atPath: dir + "/notes.txt"))
         let deleted = try events(dir, kind: "file_deleted").compactMap { $0["path"] as? String }.sorted()
         #expect(deleted == ours)
+    }
+
+    @Test("a restart with the wall clock 40 days ahead deletes nothing by age: one line and a retention_held event",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime")))
+    func clockAheadDeletesNothing() throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        #expect(try record(dir, ["--keep", "30d"], server: server).status == 0)
+        let before = files(dir)
+        #expect(before.count == 3, "\(before)")
+        // As a bad RTC at boot or an NTP step gives: the wall clock only (the monotonic clock,
+        // which JACK and the run's own files go by, is left alone).
+        let out = try Run.tool("/usr/bin/faketime", ["-f", "+40d", Run.jackwave, "--record", dir + "/m.wav", "-c", "2", "--manual",
+                                                      "--split", "1", "-d", "2.5", "--keep", "30d", "--events", dir + "/ahead.jsonl"],
+                               server: server.name, environment: ["FAKETIME_DONT_FAKE_MONOTONIC": "1"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(!out.stderr.contains("retention: deleted"), "\(out.stderr)")
+        #expect(out.stderr.contains("retention: the wall clock says every earlier file is past --keep (the newest last written 40.0 days ago)"),
+                "\(out.stderr)")
+        let held = try events(dir, kind: "retention_held")
+        #expect(held.count == 1, "\(held)")
+        #expect(Set(before).isSubset(of: Set(files(dir))) && files(dir).count == 6, "\(files(dir))")
     }
 
     @Test("--keep-space keeps its own files within the quota as it goes, never the file being written, nor a foreign file")

@@ -16,16 +16,24 @@ struct RetentionTests {
         return path
     }()
 
-    /// A file made as jackwave makes one, `bytes` long, last written `ageDays` ago; listed.
+    /// A file made as jackwave makes one, `bytes` long, last written `ageDays` ago by both
+    /// clocks (the wall clock's `now`, and the monotonic clock's 0, which `prune` passes);
+    /// listed.
     func make(_ retention: Retention, _ relative: String, bytes: Int, ageDays: Double, now: Int) throws -> ExclusiveFile {
         let file = try ExclusiveFile.create(under: dir, relative: relative)
-        try retention.record(file, created: WallClockTime(seconds: now - Int(ageDays * 86400), nanoseconds: 0))
+        try retention.record(file, created: WallClockTime(seconds: now - Int(ageDays * 86400), nanoseconds: 0),
+                             monotonic: -ageDays * 86400)
         let data = [UInt8](repeating: 7, count: bytes)
         #expect(write(file.descriptor, data, data.count) == data.count)
         close(file.descriptor)
-        retention.release(file.relativePath)
+        retention.release(file.relativePath, at: -ageDays * 86400)
         age(file.path, days: ageDays, now: now)
         return file
+    }
+
+    /// `retention.prune` at the wall clock's `now` and the monotonic clock's `monotonic`.
+    func prune(_ retention: Retention, now: Int = Self.now, monotonic: Double = 0) throws -> [RetentionDeletion] {
+        try retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
     }
 
     func age(_ path: String, days: Double, now: Int) {
@@ -45,7 +53,7 @@ struct RetentionTests {
         _ = try make(r, "2025-01-01/0000.flac", bytes: 100, ageDays: 40, now: Self.now)
         _ = try make(r, "2025-01-01/0100.flac", bytes: 100, ageDays: 39, now: Self.now)
         _ = try make(r, "2025-02-01/0000.flac", bytes: 100, ageDays: 10, now: Self.now)
-        let result = try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0))
+        let result = try prune(r)
         #expect(result.map(\.path) == ["2025-01-01/0000.flac", "2025-01-01/0100.flac"])
         #expect(deleted.withLock { $0 } == result.map(\.path))
         #expect(!exists("2025-01-01"))
@@ -63,7 +71,7 @@ struct RetentionTests {
         for (i, name) in ["a.flac", "b.flac", "c.flac", "d.flac"].enumerated() {
             _ = try make(r, name, bytes: 1000, ageDays: Double(4 - i), now: Self.now)
         }
-        let result = try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0))
+        let result = try prune(r)
         #expect(result.map(\.path) == ["a.flac", "b.flac"])
         #expect(exists("foreign.flac") && exists("c.flac") && exists("d.flac"))
         #expect(result.allSatisfy { $0.bytes == 1000 })
@@ -76,7 +84,7 @@ struct RetentionTests {
         unlink(file.path)
         try Data("someone else's".utf8).write(to: URL(fileURLWithPath: file.path))
         age(file.path, days: 5, now: Self.now)
-        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).isEmpty)
+        #expect(try prune(r).isEmpty)
         #expect(try String(contentsOfFile: file.path, encoding: .utf8) == "someone else's")
         #expect(r.listedFiles.isEmpty)
     }
@@ -89,7 +97,7 @@ struct RetentionTests {
         try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
         unlink(file.path)
         try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: target)
-        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).isEmpty)
+        #expect(try prune(r).isEmpty)
         #expect(exists("precious.flac"))
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) == target)
     }
@@ -98,16 +106,62 @@ struct RetentionTests {
     func protectedFiles() throws {
         let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
         let writing = try ExclusiveFile.create(under: dir, relative: "writing.flac")
-        try r.record(writing)  // protected until released
+        try r.record(writing, monotonic: -9 * 86400)  // protected until released
         close(writing.descriptor)
         age(writing.path, days: 9, now: Self.now)
         let hooked = try make(r, "hooked.flac", bytes: 10, ageDays: 9, now: Self.now)
         r.protect(hooked.relativePath)
-        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).isEmpty)
+        #expect(try prune(r).isEmpty)
         #expect(exists("writing.flac") && exists("hooked.flac"))
-        r.release("writing.flac")
-        r.release("hooked.flac")
-        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).map(\.path).sorted() == ["hooked.flac", "writing.flac"])
+        r.release("writing.flac", at: -9 * 86400)
+        r.release("hooked.flac", at: -9 * 86400)
+        #expect(try prune(r).map(\.path).sorted() == ["hooked.flac", "writing.flac"])
+    }
+
+    /// Files of an earlier run (`Retention` ended), each aged by the wall clock.
+    func earlierRun(_ ages: [(String, Double)], bytes: Int = 10) throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        for (name, days) in ages { _ = try make(r, name, bytes: bytes, ageDays: days, now: Self.now) }
+    }
+
+    @Test("when the wall clock says every earlier file is past --keep, none goes by age, and clockHold says how old the newest looked")
+    func clockAloneDeletesNothing() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)])
+        // The clock 40 days ahead: every earlier file looks 40 days old.
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        let ahead = Self.now + 40 * 86400
+        #expect(try prune(r, now: ahead, monotonic: 60).isEmpty)
+        #expect(r.listedFiles == ["a.flac", "b.flac"] && exists("a.flac") && exists("b.flac"))
+        let hold = try #require(r.clockHold, "no hold said")
+        #expect(abs(hold - (40 + 0.2) * 86400) < 1, "\(hold)")
+        // This run's own pieces do not change that: they are young by the monotonic clock.
+        _ = try make(r, "c.flac", bytes: 10, ageDays: 0, now: ahead)
+        #expect(try prune(r, now: ahead, monotonic: 120).isEmpty && r.clockHold != nil)
+    }
+
+    @Test("while the clock is held, --keep-space still deletes the oldest of the earlier files")
+    func clockHoldLeavesTheQuota() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)], bytes: 1000)
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400, bytes: 1500), monotonic: 0) { _ in }
+        let deleted = try prune(r, now: Self.now + 40 * 86400, monotonic: 60)
+        #expect(deleted.map(\.path) == ["a.flac"] && deleted.first?.reason == .space(total: 2000, quota: 1500), "\(deleted)")
+    }
+
+    @Test("once this run has lasted --keep by the monotonic clock, every earlier file goes, whatever the wall clock says")
+    func monotonicProvesAge() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)])
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400), monotonic: 0) { _ in }
+        // The wall clock went back a year meanwhile: the files look as if from the future.
+        let deleted = try prune(r, now: Self.now - 365 * 86400, monotonic: 86400 + 1)
+        #expect(deleted.map(\.path) == ["a.flac", "b.flac"] && r.clockHold == nil, "\(deleted)")
+    }
+
+    @Test("this run's files age by the monotonic clock: a wall-clock step forward deletes none of them")
+    func thisRunIgnoresClockSteps() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400), monotonic: -3600) { _ in }
+        _ = try make(r, "a.flac", bytes: 10, ageDays: 0, now: Self.now)
+        #expect(try prune(r, now: Self.now + 40 * 86400, monotonic: 3600).isEmpty)
+        #expect(try prune(r, now: Self.now, monotonic: 86400 + 1).map(\.path) == ["a.flac"])
     }
 
     @Test("the manifest outlives the run: a new retention on the folder knows the earlier files and deletes them")
@@ -115,15 +169,17 @@ struct RetentionTests {
         do {
             let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
             _ = try make(r, "earlier.flac", bytes: 10, ageDays: 3, now: Self.now)
+            _ = try make(r, "recent.flac", bytes: 10, ageDays: 0.5, now: Self.now)
         }
         let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
         #expect(manifest.hasPrefix("{\"jackwave_manifest\":1}\n") && manifest.contains("\"path\":\"earlier.flac\""))
         var info = stat()
         #expect(stat(dir + "/.jackwave-hall.manifest", &info) == 0 && info.st_mode & 0o777 == 0o600)
         let again = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
-        #expect(try again.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0)).map(\.path) == ["earlier.flac"])
+        #expect(try prune(again).map(\.path) == ["earlier.flac"])
+        #expect(again.listedFiles == ["recent.flac"])
         // No temporaries are left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".jackwave-hall.lock", ".jackwave-hall.manifest"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".jackwave-hall.lock", ".jackwave-hall.manifest", "recent.flac"])
     }
 
     @Test("two jackwaves cannot keep the same manifest; a manifest others may write, or a link in its place, is refused")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JackwaveSoundFiles
+import Synchronization
 
 /// Retention in a run (`--keep`, `--keep-space`): the run's files listed as they are made,
 /// kept from deletion while they are in use, and the oldest deleted when the limits say so.
@@ -12,12 +13,16 @@ import JackwaveSoundFiles
 ///   on the finisher's thread, never the writer's or the realtime one.
 /// - The session prunes once when the run starts, so that a service restarted after a long
 ///   stop catches up.
-/// Each deletion is a line and a `file_deleted` event (which `--on-event` is handed). A
-/// problem with the manifest is a line; the recording goes on.
+/// Each deletion is a line and a `file_deleted` event (which `--on-event` is handed); so,
+/// once a run, is the wall clock's word held back (`retention_held`). A problem with the
+/// manifest is a line; the recording goes on.
 final class FileKeeper: @unchecked Sendable {
     let retention: Retention
     private let messages: MessageQueue
     private let events: EventLog?
+    /// Whether the clock's hold (`Retention.clockHold`) has been said this run: once, from
+    /// whichever thread prunes first (relaxed: the flag guards nothing else).
+    private let holdSaid = Atomic<Bool>(false)
 
     /// Retention of the files `naming`'s recording makes, listed in the folder of `path`
     /// under its name (`.jackwave-NAME.manifest`).
@@ -64,6 +69,11 @@ final class FileKeeper: @unchecked Sendable {
             }
         } catch {
             messages.post("retention: \(error.message)")
+        }
+        if let newest = retention.clockHold, let limit = retention.limits.seconds,
+           holdSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            messages.post("retention: the wall clock says every earlier file is past --keep (the newest last written \(String(printf: "%.1f", newest / 86400)) days ago): none goes by age until this run has lasted \(String(printf: "%.1f", limit / 86400)) days; --keep-space still applies")
+            events?.emit(.retentionHeld, frame: frame, [("newest_age_seconds", .double(newest)), ("keep_seconds", .double(limit))])
         }
     }
 

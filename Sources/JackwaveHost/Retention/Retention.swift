@@ -15,8 +15,15 @@ import Synchronization
 ///   `--on-close` hook, are protected (`protect` / `release`, counted: a file written and
 ///   then queued for the hook is protected twice). They still count toward `--keep-space`.
 /// - **Oldest first**: by when jackwave made them. `--keep`: every file whose last write
-///   (`st_mtime`, its end) is older than the limit. `--keep-space`: the oldest, until the
-///   rest (`st_size` in all) fits.
+///   is older than the limit. `--keep-space`: the oldest, until the rest (`st_size` in all)
+///   fits.
+/// - **Never on the wall clock's word alone.** A file of this run ages by the monotonic
+///   clock, from when the writer let it go. An earlier run's file ages by the wall clock
+///   (`st_mtime`, its end), unless that clock says every earlier file is past `--keep` (a bad
+///   RTC at boot, an NTP step): then none of them goes by age (`clockHold` says how old the
+///   newest looked) until this run has itself lasted `--keep` by the monotonic clock, which
+///   proves that every earlier file is past it, whatever the wall clock says. `--keep-space`
+///   still applies meanwhile.
 /// - Each deletion goes to `onDelete` (a line and a `file_deleted` event, for the caller to
 ///   make); a folder jackwave made is removed once its last file has gone, if empty.
 /// Thread-safe (a lock): files are recorded and released by the writer or the hook's thread,
@@ -37,13 +44,26 @@ public final class Retention: @unchecked Sendable {
     private struct State {
         var manifest: FileManifest
         var protected: [String: Int] = [:]
+        /// This run's files: when the writer (or a hook) last let go of each, on the
+        /// monotonic clock (`Monotonic.seconds`).
+        var thisRun: [String: Double] = [:]
+        var clockHold: Double?
     }
+    /// When this retention began, on the monotonic clock: every earlier run's file was last
+    /// written before it.
+    private let began: Double
+
+    /// The wall-clock age, in seconds, of the newest earlier file when the last `prune` held
+    /// every earlier file back because the clock said they were all past `--keep`; nil when
+    /// it did not.
+    public var clockHold: Double? { state.withLock { $0.clockHold } }
 
     /// Retention for the files listed as `NAME` in `root` (the manifest is read if it exists,
     /// made if not). Refused if another jackwave keeps the same manifest (its lock file is
     /// held), or if the manifest is not trusted (see `FileManifest`).
-    public init(root: String, name: String, limits: RetentionLimits,
+    public init(root: String, name: String, limits: RetentionLimits, monotonic: Double = Monotonic.seconds(),
                 onDelete: @escaping @Sendable (RetentionDeletion) -> Void) throws(RetentionError) {
+        began = monotonic
         guard !name.isEmpty, !name.contains("/"), name.utf8.count <= 200 else { throw RetentionError("a manifest name must be a plain name") }
         self.root = root.isEmpty ? "." : root
         self.limits = limits
@@ -104,7 +124,8 @@ public final class Retention: @unchecked Sendable {
 
     /// Lists a file jackwave has just made (`ExclusiveFile`), protected as the file being
     /// written until `release`. Call before its first write.
-    public func record(_ file: ExclusiveFile, created: WallClockTime = .now()) throws(RetentionError) {
+    public func record(_ file: ExclusiveFile, created: WallClockTime = .now(),
+                       monotonic: Double = Monotonic.seconds()) throws(RetentionError) {
         var info = stat()
         guard fstat(file.descriptor, &info) == 0 else { throw RetentionError("\(file.path): \(String(cString: strerror(errno)))") }
         var born: Int64 = 0
@@ -114,6 +135,7 @@ public final class Retention: @unchecked Sendable {
                                                            created: created.seconds, born: hasBirth ? born : nil))
             for folder in file.madeFolders where !state.manifest.folders.contains(folder) { state.manifest.folders.append(folder) }
             state.protected[file.relativePath, default: 0] += 1
+            state.thisRun[file.relativePath] = monotonic
         }
     }
 
@@ -121,9 +143,10 @@ public final class Retention: @unchecked Sendable {
     /// being written, or one queued for `--on-close`.
     public func protect(_ path: String) { state.withLock { $0.protected[path, default: 0] += 1 } }
 
-    /// Ends one `protect` (or `record`'s).
-    public func release(_ path: String) {
+    /// Ends one `protect` (or `record`'s) at `monotonic`: a file of this run ages from there.
+    public func release(_ path: String, at monotonic: Double = Monotonic.seconds()) {
         state.withLock { state in
+            if state.thisRun[path] != nil { state.thisRun[path] = monotonic }
             guard let n = state.protected[path] else { return }
             state.protected[path] = n > 1 ? n - 1 : nil
         }
@@ -132,22 +155,36 @@ public final class Retention: @unchecked Sendable {
     /// Deletes what the limits no longer allow, as of `now`; returns the deletions (each also
     /// told to `onDelete`). Files that went or were replaced leave the list quietly.
     @discardableResult
-    public func prune(now: WallClockTime = .now()) throws(RetentionError) -> [RetentionDeletion] {
+    public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) throws(RetentionError)
+        -> [RetentionDeletion] {
         var deletions: [RetentionDeletion] = []
         try update { state in
-            var live: [(entry: FileManifest.Entry, size: Int64, modified: Int)] = []
+            // Each live file's age: this run's by the monotonic clock, earlier ones' by the wall clock.
+            var live: [(entry: FileManifest.Entry, size: Int64, age: Double, thisRun: Bool)] = []
             for entry in state.manifest.files {
                 guard let info = inspect(entry) else { continue }  // gone or not ours any more
-                live.append((entry, Int64(info.st_size), info.st_mtim.tv_sec))
+                if let released = state.thisRun[entry.path] {
+                    live.append((entry, Int64(info.st_size), monotonic - released, true))
+                } else {
+                    live.append((entry, Int64(info.st_size), Double(now.seconds - info.st_mtim.tv_sec), false))
+                }
             }
+            // Earlier files by the wall clock, unless it says all of them are past the limit;
+            // all of them once this run has lasted the limit (then they are, clock or not).
+            let earlierAges = live.filter { !$0.thisRun }.map(\.age)
+            let proven = limits.seconds.map { monotonic - began > $0 } ?? false
+            let clockAlone = limits.seconds.map { limit in !earlierAges.isEmpty && earlierAges.allSatisfy { $0 > limit } } ?? false
+            state.clockHold = clockAlone && !proven ? earlierAges.min() : nil
             var total = live.reduce(Int64(0)) { $0 + $1.size }
             var kept: [FileManifest.Entry] = []
-            for (entry, size, modified) in live {
-                let age = Double(now.seconds - modified)
+            for (entry, size, age, thisRun) in live {
                 var reason: RetentionDeletion.Reason?
                 if state.protected[entry.path] == nil {
-                    if let limit = limits.seconds, age > limit { reason = .age(seconds: age) }
-                    else if let quota = limits.bytes, total > quota { reason = .space(total: total, quota: quota) }
+                    if let limit = limits.seconds, thisRun ? age > limit : proven || (age > limit && !clockAlone) {
+                        reason = .age(seconds: thisRun ? age : max(age, monotonic - began))
+                    } else if let quota = limits.bytes, total > quota {
+                        reason = .space(total: total, quota: quota)
+                    }
                 }
                 guard let reason else { kept.append(entry); continue }
                 if delete(entry) {
@@ -240,6 +277,16 @@ public final class Retention: @unchecked Sendable {
         defer { close(fd) }
         var info = stat()
         return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// `clock_gettime(CLOCK_MONOTONIC)` in seconds: the clock a run's own files age by. Not
+/// CLOCK_BOOTTIME: time suspended does not count, so a file is never deleted early.
+public enum Monotonic {
+    public static func seconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }
 

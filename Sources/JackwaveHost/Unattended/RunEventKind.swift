@@ -74,6 +74,10 @@ public enum RunEventKind: String, Sendable {
     /// Retention could not start (a manifest or lock file it cannot trust or read, another
     /// jackwave's lock): `reason`. The run records without it; nothing is deleted.
     case retentionOff = "retention_off"
+    /// The wall clock says every earlier run's file is past `--keep` (a bad RTC, an NTP step):
+    /// none is deleted by age until this run has lasted `--keep` by the monotonic clock
+    /// (`newest_age_seconds`, how old the newest looked; `keep_seconds`). Once a run.
+    case retentionHeld = "retention_held"
     /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
     case clockStep = "clock_step"
 
@@ -82,7 +86,7 @@ public enum RunEventKind: String, Sendable {
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
-             .fileDeleted, .retentionOff, .clockStep, .onCloseFailed, .stopped: true
+             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .stopped: true
         default: false
         }
     }
