@@ -1,3 +1,4 @@
+import CGlibcExtras
 import CSndfile
 import Glibc
 
@@ -75,8 +76,11 @@ extension SoundFile {
     /// Rewrites the WAV or WAVEX file at `path` with cue points at `frames`: a new file
     /// beside it (`CreatedFile.temporary`: a name from `mkostemp`, never guessed or planted,
     /// with the recording's permissions) takes its format, its `bext` chunk, the cues, then
-    /// its audio byte for byte, and replaces it (`rename`) only once complete.
-    public static func addCues(_ frames: [Int64], to path: String) throws(SoundFileError) {
+    /// its audio byte for byte, and replaces it (`rename`) only once complete. Returns the
+    /// new file's identity, read from the temporary's own descriptor, for whoever keeps
+    /// track of the file (retention) to follow it to its new inode.
+    @discardableResult
+    public static func addCues(_ frames: [Int64], to path: String) throws(SoundFileError) -> FileIdentity {
         let source = try SoundFile(readingFrom: path)
         guard holdsCues(format: source.format) else {
             throw SoundFileError(path: path, reason: "libsndfile keeps cue points in WAV files only")
@@ -87,6 +91,7 @@ extension SoundFile {
         do throws(CreatedFileError) { temporary = try CreatedFile.temporary(beside: path, mode: mode) } catch {
             throw SoundFileError(path: path, reason: error.reason)
         }
+        let identity = FileIdentity(descriptor: temporary.fd)
         let target: SoundFile
         do throws(SoundFileError) {
             target = try SoundFile(writingTo: FileDescriptor(rawValue: temporary.fd), path: temporary.path, format: source.format,
@@ -120,5 +125,30 @@ extension SoundFile {
         do throws(CreatedFileError) { try CreatedFile.moveIntoPlace(temporary.path, at: path) } catch {
             throw SoundFileError(path: path, reason: error.reason)
         }
+        return identity
+    }
+}
+
+/// Which file a path reached when it was looked at: device, inode, and the birth time where
+/// the file system keeps one (`statx`), so that a file made later with a freed inode number
+/// is not taken for it.
+public struct FileIdentity: Sendable, Equatable {
+    public let device: UInt64
+    public let inode: UInt64
+    public let born: Int64?
+
+    public init(device: UInt64, inode: UInt64, born: Int64?) {
+        self.device = device
+        self.inode = inode
+        self.born = born
+    }
+
+    /// The identity of the file open at `descriptor` (zeros if it cannot be read).
+    public init(descriptor: Int32) {
+        var info = stat()
+        let known = fstat(descriptor, &info) == 0
+        var born: Int64 = 0
+        let hasBirth = jackwave_birth_time(descriptor, "", &born) == 0 && born != 0
+        self.init(device: known ? UInt64(info.st_dev) : 0, inode: known ? UInt64(info.st_ino) : 0, born: hasBirth ? born : nil)
     }
 }

@@ -79,6 +79,24 @@ struct RetentionEndToEndTests {
         #expect(Set(before).isSubset(of: Set(files(dir))) && files(dir).count == 6, "\(files(dir))")
     }
 
+    @Test("a piece rewritten with its marker's cue point stays in retention, and goes in its turn")
+    func markedPieceStaysTracked() throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/m.wav", "-c", "2", "--manual", "--bits", "float", "--split", "1",
+                                               "-d", "5", "--keep", "2s", "--no-meter"], server: server.name)
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        // A marker in the first piece (SIGUSR1, as the m key or /jackwave/marker drops one).
+        #expect(run.waitForRecordedFrames(dir + "/m-001.wav", moreThan: 4800), "\(run.stderrSoFar)")
+        run.signal(SIGUSR1)
+        let out = run.finish(timeout: 60)
+        #expect(out.status == 0, "\(out.stderr)")
+        // Its cue point was written, which gives the piece a new inode; retention followed it.
+        #expect(out.stderr.contains(": m-001.wav frame "), "\(out.stderr)")
+        #expect(out.stderr.contains("retention: deleted m-001.wav ("), "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/m-001.wav"))
+    }
+
     @Test("--keep-space keeps its own files within the quota as it goes, never the file being written, nor a foreign file")
     func keepSpace() throws {
         let server = try JackServer()

@@ -54,6 +54,13 @@ final class FileKeeper: @unchecked Sendable {
         prune(frame: frame)
     }
 
+    /// jackwave rewrote `path` (its cue points) into a new file, `identity`: still listed.
+    func rewritten(_ path: String, identity: FileIdentity) {
+        do throws(RetentionError) { try retention.replaced(relative(path), by: identity) } catch {
+            messages.post("retention: \(path) rewritten, but its listing was not updated (\(error.message)); it will not be deleted")
+        }
+    }
+
     /// `--on-close` has run for `path`.
     func hookRan(_ path: String) {
         retention.release(relative(path))

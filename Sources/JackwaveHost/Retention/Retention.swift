@@ -128,14 +128,25 @@ public final class Retention: @unchecked Sendable {
                        monotonic: Double = Monotonic.seconds()) throws(RetentionError) {
         var info = stat()
         guard fstat(file.descriptor, &info) == 0 else { throw RetentionError("\(file.path): \(String(cString: strerror(errno)))") }
-        var born: Int64 = 0
-        let hasBirth = jackwave_birth_time(file.descriptor, "", &born) == 0 && born != 0
+        let identity = FileIdentity(descriptor: file.descriptor)
         try update { state in
-            state.manifest.files.append(FileManifest.Entry(path: file.relativePath, dev: UInt64(info.st_dev), ino: UInt64(info.st_ino),
-                                                           created: created.seconds, born: hasBirth ? born : nil))
+            state.manifest.files.append(FileManifest.Entry(path: file.relativePath, dev: identity.device, ino: identity.inode,
+                                                           created: created.seconds, born: identity.born))
             for folder in file.madeFolders where !state.manifest.folders.contains(folder) { state.manifest.folders.append(folder) }
             state.protected[file.relativePath, default: 0] += 1
             state.thisRun[file.relativePath] = monotonic
+        }
+    }
+
+    /// `path` (relative to `root`) was replaced by jackwave itself with a new file of the same
+    /// content (the cue points' rewrite, which `rename`s a new file into place): its entry
+    /// follows the new file, so that rewriting never takes a file out of retention.
+    public func replaced(_ path: String, by identity: FileIdentity) throws(RetentionError) {
+        try update { state in
+            guard let i = state.manifest.files.firstIndex(where: { $0.path == path }) else { return }
+            let old = state.manifest.files[i]
+            state.manifest.files[i] = FileManifest.Entry(path: path, dev: identity.device, ino: identity.inode,
+                                                         created: old.created, born: identity.born)
         }
     }
 

@@ -138,7 +138,8 @@ final class FileFinisher: @unchecked Sendable {
             messages.post("marker \(marker.number) at \(seconds): \(FileNames.lastComponent(file.path)) frame \(position)")
         }
         do throws(SoundFileError) {
-            try SoundFile.addCues(positions, to: file.path)
+            let identity = try SoundFile.addCues(positions, to: file.path)
+            keeper?.rewritten(file.path, identity: identity)
         } catch {
             messages.post("markers not written into \(file.path): \(error.reason) (listed here only)")
         }
