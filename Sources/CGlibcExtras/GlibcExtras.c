@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +39,14 @@ int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds) {
 }
 
 int jackwave_make_temporary(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
+
+int jackwave_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+    /* A file system without RENAME_NOREPLACE: a hard link is as exclusive (EEXIST). */
+    if (link(from, to) != 0) return -1;
+    return unlink(from);
+}
 
 int jackwave_spawn_close_from(void *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);

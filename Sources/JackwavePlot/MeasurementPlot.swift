@@ -5,12 +5,15 @@ import Glibc
 /// the harmonics (dBc against log frequency) and the impulse (against milliseconds), with
 /// the chrome the other pictures share (`PlotChrome`, `Palette`).
 public enum MeasurementPlot {
-    /// Writes the picture to `path` (.png or .svg), replacing it (the caller decides whether
-    /// that is allowed).
-    public static func draw(_ picture: MeasurementPicture, to path: String, width: Int = 1200, height: Int = 960) throws(PlotError) {
+    /// Writes the picture to `path` (.png or .svg); a file there is replaced only if
+    /// `existing` says so.
+    public static func draw(_ picture: MeasurementPicture, to path: String, width: Int = 1200, height: Int = 960,
+                            existing: PictureFile.Existing = .refuse) throws(PlotError) {
         guard let format = PlotFormat(path: path) else { throw .badInput("\(path): unknown picture type (use .png or .svg)") }
         let layout = PlotLayout(width: width, height: height, lanes: 3)
-        try PictureFile.write(path, format: format, layout: layout) { draw(picture, width: width, height: height, on: $0) }
+        try PictureFile.write(path, format: format, layout: layout, existing: existing) {
+            draw(picture, width: width, height: height, on: $0)
+        }
     }
 
     /// Room under each lane for its axis labels.

@@ -8,9 +8,11 @@ import JackwaveSoundFiles
 /// picture is written under a temporary name and renamed into place, so a failed plot
 /// never leaves a half-written file, nor destroys the file it would have replaced.
 public enum Plot {
-    /// Draws `input` (a sound file, or a `.csv`/`.jsonl` level stream) to `output`,
-    /// replacing it if it exists (the caller decides whether that is allowed).
-    public static func draw(_ input: String, to output: String, options: PlotOptions = PlotOptions()) throws(PlotError) {
+    /// Draws `input` (a sound file, or a `.csv`/`.jsonl` level stream) to `output`, or where
+    /// `existing` says if a file is there; returns the path written.
+    @discardableResult
+    public static func draw(_ input: String, to output: String, options: PlotOptions = PlotOptions(),
+                            existing: PictureFile.Existing = .refuse) throws(PlotError) -> String {
         guard let format = PlotFormat(path: output) else {
             throw .badInput("\(output): unknown picture type (use .png or .svg)")
         }
@@ -19,9 +21,9 @@ public enum Plot {
         guard stat(input, &info) == 0 else { throw .badInput("\(input): no such file") }
         if info.st_mode & S_IFMT == S_IFDIR { throw .badInput("\(input): is a directory") }
         if LevelStream.isLevelStream(input) {
-            try drawLevels(input, to: output, format: format, options: options)
+            return try drawLevels(input, to: output, format: format, options: options, existing: existing)
         } else {
-            try drawRecording(input, to: output, format: format, options: options)
+            return try drawRecording(input, to: output, format: format, options: options, existing: existing)
         }
     }
 
@@ -68,7 +70,8 @@ public enum Plot {
 
     // MARK: Recordings
 
-    static func drawRecording(_ input: String, to output: String, format: PlotFormat, options: PlotOptions) throws(PlotError) {
+    static func drawRecording(_ input: String, to output: String, format: PlotFormat, options: PlotOptions,
+                              existing: PictureFile.Existing) throws(PlotError) -> String {
         let file: SoundFile
         do { file = try SoundFile(readingFrom: input) } catch {
             throw .badInput("\(input): not a sound file libsndfile can read (\(error.reason))")
@@ -112,12 +115,15 @@ public enum Plot {
         }
         let wave = Waveform(title: title.joined(separator: PlotChrome.titleSeparator), channelNames: Waveform.channelNames(file.channels),
                             sampleRate: file.sampleRate, grid: grid, scale: scale, data: data, loudness: curves)
-        try PictureFile.write(output, format: format, layout: layout) { WaveformRenderer.draw(wave, layout: layout, on: $0) }
+        return try PictureFile.write(output, format: format, layout: layout, existing: existing) {
+            WaveformRenderer.draw(wave, layout: layout, on: $0)
+        }
     }
 
     // MARK: Level streams
 
-    static func drawLevels(_ input: String, to output: String, format: PlotFormat, options: PlotOptions) throws(PlotError) {
+    static func drawLevels(_ input: String, to output: String, format: PlotFormat, options: PlotOptions,
+                           existing: PictureFile.Existing) throws(PlotError) -> String {
         let stream = try LevelStream.read(path: input)
         let (start, end) = try range(options, duration: stream.duration, input: input)
         let layout = try self.layout(options, lanes: stream.loudness == nil ? 1 : 2)
@@ -131,7 +137,9 @@ public enum Plot {
         }
         let scale: AmplitudeScale = options.decibels ? .decibels(floor: AmplitudeScale.defaultFloor) : .linear
         let picture = LevelPicture(title: title.joined(separator: PlotChrome.titleSeparator), stream: stream, start: start, end: end, scale: scale)
-        try PictureFile.write(output, format: format, layout: layout) { LevelStreamRenderer.draw(picture, layout: layout, on: $0) }
+        return try PictureFile.write(output, format: format, layout: layout, existing: existing) {
+            LevelStreamRenderer.draw(picture, layout: layout, on: $0)
+        }
     }
 
     /// A time in a title, styled for the file's duration, with enough decimals that the

@@ -92,13 +92,17 @@ public enum CreatedFile {
     }
 
     /// Puts a complete temporary (from `temporary(beside:)`) in `path`'s place: `rename`,
-    /// which replaces whatever name is there (a link itself, never what it points to).
-    /// The temporary is removed if that fails.
-    public static func moveIntoPlace(_ temporary: String, at path: String) throws(CreatedFileError) {
-        guard rename(temporary, path) == 0 else {
-            let reason = systemReason(errno)
+    /// which replaces whatever name is there (a link itself, never what it points to), or,
+    /// not `replacing`, only if nothing is there (`RENAME_NOREPLACE`: `exists` is then true
+    /// of the error, and the temporary is kept for another name). Otherwise the temporary
+    /// is removed if that fails.
+    public static func moveIntoPlace(_ temporary: String, at path: String, replacing: Bool = true) throws(CreatedFileError) {
+        let moved = replacing ? rename(temporary, path) : jackwave_rename_noreplace(temporary, path)
+        guard moved == 0 else {
+            let code = errno
+            if code == EEXIST && !replacing { throw CreatedFileError(path: path, reason: "exists", exists: true) }
             unlink(temporary)
-            throw CreatedFileError(path: path, reason: "cannot move the new file into place (\(reason))")
+            throw CreatedFileError(path: path, reason: "cannot move the new file into place (\(systemReason(code)))")
         }
     }
 
@@ -138,5 +142,13 @@ public enum CreatedFile {
 public struct CreatedFileError: Error, Equatable, Sendable {
     public let path: String
     public let reason: String
+    /// Something is at `path`, which was not to be replaced (`moveIntoPlace`).
+    public var exists = false
     public var message: String { "\(path): \(reason)" }
+
+    public init(path: String, reason: String, exists: Bool = false) {
+        self.path = path
+        self.reason = reason
+        self.exists = exists
+    }
 }

@@ -119,7 +119,7 @@ struct MeasureCommandTests {
     @Test("the picture is drawn: response, harmonics and impulse lanes")
     func plot() throws {
         let path = dir + "/m.png"
-        #expect(try Self.wireReport(channels: 1).plot(to: path) == nil)
+        #expect(try Self.wireReport(channels: 1).plot(to: path, force: false) == nil)
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }

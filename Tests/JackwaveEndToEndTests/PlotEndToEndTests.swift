@@ -29,4 +29,19 @@ struct PlotEndToEndTests {
         #expect(run.status == 2)
         #expect(!FileManager.default.fileExists(atPath: wav))
     }
+    @Test("--plot never replaces a file at a later piece's picture name: it draws under the next free name, and says so")
+    func laterPictureNeverReplaced() throws {
+        let wav = dir + "/pieces.wav", png = dir + "/pic.png"
+        let planted = dir + "/pic-002.png"
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: planted))
+        let run = try Run.jackwave(["--record", wav, "-c", "1", "--manual", "--split", "1", "-d", "2.5", "--plot", png, "--no-meter"],
+                                   server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: planted, encoding: .utf8) == "someone else's")
+        #expect(run.stderr.contains("plot: \(planted) exists, so drawn as \(dir)/pic-002_2.png"), "\(run.stderr)")
+        for drawn in ["pic-001.png", "pic-002_2.png", "pic-003.png"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + drawn))
+            #expect(bytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(drawn)")
+        }
+    }
 }

@@ -62,12 +62,26 @@ func tooShort() throws {
                    options: PlotOptions(height: 150))
 }
 
-@Test("a successful plot replaces an existing file and leaves no temporary file")
+@Test("a plot told to replace an existing file does, and leaves no temporary file")
 func replaces() throws {
     let s = try Scratch()
     let input = try s.wav("a.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
     try s.text("out.svg", "old")
-    try Plot.draw(input, to: s.file("out.svg"))
+    #expect(try Plot.draw(input, to: s.file("out.svg"), existing: .replace) == s.file("out.svg"))
     #expect(s.contents == ["a.wav", "out.svg"])
     #expect(try String(contentsOfFile: s.file("out.svg"), encoding: .utf8).contains("<svg"))
+}
+
+@Test("by default a plot never replaces a file at its name: refused, or drawn under the next free name")
+func neverReplaces() throws {
+    let s = try Scratch()
+    let input = try s.wav("a.wav", [Float](repeating: 0.1, count: 800), channels: 1, sampleRate: 8000)
+    try s.text("out.svg", "old")
+    #expect(throws: PlotError.self) { try Plot.draw(input, to: s.file("out.svg")) }
+    #expect(try String(contentsOfFile: s.file("out.svg"), encoding: .utf8) == "old")
+    #expect(s.contents == ["a.wav", "out.svg"], "no temporary left")
+    try s.text("out_2.svg", "old too")
+    #expect(try Plot.draw(input, to: s.file("out.svg"), existing: .nextFreeName) == s.file("out_3.svg"))
+    #expect(try String(contentsOfFile: s.file("out.svg"), encoding: .utf8) == "old")
+    #expect(s.contents == ["a.wav", "out.svg", "out_2.svg", "out_3.svg"])
 }

@@ -32,6 +32,11 @@ int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds);
 /// Returns the descriptor, or -1 with errno set.
 int jackwave_make_temporary(char *template_path);
 
+/// Moves `from` to `to` only if nothing is at `to` (`renameat2` with `RENAME_NOREPLACE`, or
+/// `link` then `unlink` where the file system lacks it). 0, or -1 with errno set (EEXIST:
+/// something is there, and nothing was touched).
+int jackwave_rename_noreplace(const char *from, const char *to);
+
 /// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34): the spawned
 /// program starts with every descriptor from `lowest` up closed, whatever was left open
 /// without close-on-exec. `actions` is a `posix_spawn_file_actions_t *`. Returns 0 or errno.

@@ -117,7 +117,7 @@ enum MeasureCommand {
             }
         }
         if let path = o.plotPath {
-            if let failure = report.plot(to: path) {
+            if let failure = report.plot(to: path, force: o.force) {
                 Console.error("--plot: \(failure)")
                 code = 1
             } else {

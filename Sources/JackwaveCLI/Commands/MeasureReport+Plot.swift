@@ -2,10 +2,11 @@ import JackwaveMeasure
 import JackwavePlot
 
 extension MeasureReport {
-    /// Draws the report to `path` (.png or .svg); nil, or why it failed.
-    func plot(to path: String) -> String? {
+    /// Draws the report to `path` (.png or .svg), replacing a file there only if `force`;
+    /// nil, or why it failed.
+    func plot(to path: String, force: Bool) -> String? {
         do throws(PlotError) {
-            try MeasurementPlot.draw(picture(), to: path)
+            try MeasurementPlot.draw(picture(), to: path, existing: force ? .replace : .refuse)
             return nil
         } catch {
             return error.message

@@ -28,7 +28,7 @@ enum PlotCommand {
                 throw UsageError("-o \(output): unknown extension (use .png or .svg)")
             }
             try OutputPath.check(output, force: request.force, option: "-o")
-            return draw(input, to: output, options: request.options)
+            return draw(input, to: output, options: request.options, force: request.force)
         } catch {
             Console.error(error.message)
             return 2
@@ -36,9 +36,9 @@ enum PlotCommand {
     }
 
     /// Draws and reports: 0, or one error line and 2 (bad input) or 1 (failed to write).
-    static func draw(_ input: String, to output: String, options: PlotOptions) -> Int32 {
+    static func draw(_ input: String, to output: String, options: PlotOptions, force: Bool) -> Int32 {
         do throws(PlotError) {
-            try Plot.draw(input, to: output, options: options)
+            try Plot.draw(input, to: output, options: options, existing: force ? .replace : .refuse)
             return 0
         } catch {
             Console.error(error.message)

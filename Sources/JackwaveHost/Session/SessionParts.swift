@@ -139,7 +139,7 @@ final class SessionParts {
         let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout, ran: ran) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
-        let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, measuresLoudness: o.loudness && $0.naming.isNumbered,
+        let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, replacingPictures: o.force, measuresLoudness: o.loudness && $0.naming.isNumbered,
                                                events: events, hook: hook, keeper: keeper) }
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)

@@ -26,6 +26,9 @@ final class FileFinisher: @unchecked Sendable {
     let spec: RecordingSpec
     /// `--plot OUT`: each file's picture is OUT with the file's numbers (`FileNaming.companion`).
     let plotPath: String?
+    /// What a picture does with a file already at its name: replaced under `--force`, else
+    /// drawn under the next free name (said), as a recording's piece would be.
+    let existingPicture: PictureFile.Existing
     let hook: CloseHook?
     let events: EventLog?
     /// Retention (`--keep`, `--keep-space`): told when each file is done with, and prunes then.
@@ -42,10 +45,11 @@ final class FileFinisher: @unchecked Sendable {
 
     /// Finishes files of `spec`, drawing them to `plotPath`'s companions and measuring their
     /// loudness if `measuresLoudness` (events to `events`), then queueing them for `hook`.
-    init(spec: RecordingSpec, plotPath: String?, measuresLoudness: Bool, events: EventLog?, hook: CloseHook?,
-         keeper: FileKeeper? = nil) {
+    init(spec: RecordingSpec, plotPath: String?, replacingPictures: Bool = false, measuresLoudness: Bool, events: EventLog?,
+         hook: CloseHook?, keeper: FileKeeper? = nil) {
         self.spec = spec
         self.plotPath = plotPath
+        existingPicture = replacingPictures ? .replace : .nextFreeName
         self.hook = hook
         self.events = events
         self.keeper = keeper
@@ -104,8 +108,8 @@ final class FileFinisher: @unchecked Sendable {
         if let plotPath {
             let picture = spec.companion(plotPath, for: file)
             do throws(PlotError) {
-                try Plot.draw(file.path, to: picture)
-                messages.post("plot: \(picture)")
+                let drawn = try Plot.draw(file.path, to: picture, existing: existingPicture)
+                messages.post(drawn == picture ? "plot: \(picture)" : "plot: \(picture) exists, so drawn as \(drawn)")
             } catch {
                 messages.post("--plot: \(error.message)")
                 plotFailed.store(true, ordering: .relaxed)
