@@ -103,6 +103,43 @@ struct WallClockEndToEndTests {
         expectJoined(recordings, change.names, run: (server, out.stderr, source))
     }
 
+    /// Why a piece's pattern name cannot be had, as the tests make it so.
+    enum Unnameable: String, CaseIterable, Sendable {
+        case suffixesTaken = "its name and its 999 suffixes taken"
+        case tooLong = "too long once %Z grows (CET to CEST)"
+    }
+
+    @Test("a piece whose pattern name cannot be had goes to a fallback name, said, and the recording goes on whole",
+          arguments: Unnameable.allCases)
+    func unnameablePieceFallsBack(why: Unnameable) throws {
+        let server = try JackServer()
+        let source = try server.startTestSource(channels: 1)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let dir = temporaryDirectory()
+        let pattern: String, clock: Int, zone: String
+        switch why {
+        case .suffixesTaken:
+            (pattern, clock, zone) = ("%H00.wav", Self.beforeTwo, "UTC")
+            for n in 1...999 {
+                #expect(FileManager.default.createFile(atPath: dir + (n == 1 ? "/1400.wav" : "/1400_\(n).wav"), contents: nil))
+            }
+        case .tooLong:
+            // 248 + "CET" + ".wav" is 255 bytes, the most a name may have; "CEST" is one more.
+            (pattern, clock, zone) = (String(repeating: "a", count: 248) + "%Z.wav", Self.springForward - 2, "Europe/Berlin")
+        }
+        let out = try Run.jackwave(["--record", dir + "/air.wav", "-p", "src:out_1", "-c", "1", "--bits", "float", "--no-meter",
+                                    "--split-every", "1h", "--name-pattern", pattern, "-d", "3"],
+                                   server: server.name, environment: ["JACKWAVE_TEST_CLOCK": "\(clock)", "TZ": zone])
+        #expect(out.status == 0, "\(out.stderr)")
+        let fallback = try #require(names(dir).first { $0.hasPrefix("jackwave-") }, "no fallback file: \(out.stderr)")
+        #expect(out.stderr.contains(": recording into \(dir)/\(fallback) instead"), "\(out.stderr)")
+        // Nothing lost: the first piece's 2 s and the fallback's 1 s, joining.
+        let first = try #require(names(dir).first { !$0.hasPrefix("jackwave-") && !$0.hasPrefix("1400") }, "\(names(dir))")
+        let recordings = [try Recording(dir + "/" + first), try Recording(dir + "/" + fallback)]
+        #expect(recordings.map(\.frames) == [96000, 48000], "\(recordings.map(\.frames))")
+        expectJoined(recordings, [first, fallback], run: (server, out.stderr, source))
+    }
+
     @Test("a step of the wall clock is reported, cuts at once, names the next piece by the new time, and loses no frame",
           arguments: ServerKind.allCases)
     func clockStep(kind: ServerKind) throws {

@@ -334,7 +334,7 @@ public final class RecordingFiles: @unchecked Sendable {
             // descriptor (with the folders made for it).
             let (root, relative) = spec.clock != nil ? clockName() : (FileNames.directory(spec.naming.base),
                                                                       FileNames.lastComponent(spec.naming.path(take: take, piece: piece)))
-            let made = try ExclusiveFile.create(under: root, relative: relative)
+            let made = try makeOrFallBack(under: root, relative: relative)
             keeper?.made(made)
             file = try SoundFile(writingTo: made, format: spec.formatWord, channels: spec.channels,
                                  sampleRate: spec.fileRate, rf64AutoDowngrade: spec.format.downgradesToWAV)
@@ -353,6 +353,23 @@ public final class RecordingFiles: @unchecked Sendable {
         currentNumbers = (take, piece)
         currentRecord = nil
         return file
+    }
+
+    /// Makes `relative` under `root`; if that name cannot be had (its 999 suffixes taken, too
+    /// long once the pattern is filled in, a folder on the way that is a file), the audio
+    /// goes to a name that can be neither taken nor too long, said: `jackwave-SECONDS-PID-N`
+    /// with the pattern's extension, in `root` itself, which the run checked at its start.
+    /// Only if that fails too does the open fail (a full disk, the folder gone).
+    private func makeOrFallBack(under root: String, relative: String) throws(SoundFileError) -> ExclusiveFile {
+        do throws(SoundFileError) {
+            return try ExclusiveFile.create(under: root, relative: relative)
+        } catch {
+            let ext = FileNames.stemAndExtension(FileNames.lastComponent(relative)).ext
+            let fallback = "jackwave-\(WallClockTime.now().seconds)-\(getpid())-\(nextPiece)\(ext.utf8.count <= 16 ? ext : "")"
+            let made = try ExclusiveFile.create(under: root, relative: fallback)
+            messages?.post("\(error.message): recording into \(made.path) instead")
+            return made
+        }
     }
 
     /// The first number from `first` whose name (`name(n)`) nothing holds, each one passed
