@@ -211,6 +211,26 @@ public final class SoundFile {
         return Int(sf_readf_float(handle, frames, sf_count_t(count)))
     }
 
+    /// The first sample that is not a finite number (NaN or ±infinity), read from the start
+    /// in blocks, with its frame; nil if there is none. Only float and double files can hold
+    /// one: any other answers nil at once. Leaves the file at its start.
+    public func firstNonFiniteSample() -> (frame: Int64, value: Float)? {
+        let subtype = format & Int32(SF_FORMAT_SUBMASK)
+        guard subtype == Int32(SF_FORMAT_FLOAT) || subtype == Int32(SF_FORMAT_DOUBLE), channels > 0 else { return nil }
+        defer { seek(toFrame: 0) }
+        let block = 16384
+        var buffer = [Float](repeating: 0, count: block * channels)
+        var frame: Int64 = 0
+        while true {
+            let got = buffer.withUnsafeMutableBufferPointer { read(into: $0.baseAddress!, count: block) }
+            if got <= 0 { return nil }
+            if let i = buffer[..<(got * channels)].firstIndex(where: { !$0.isFinite }) {
+                return (frame + Int64(i / channels), buffer[i])
+            }
+            frame += Int64(got)
+        }
+    }
+
     /// `sf_seek` from the start, in frames.
     @discardableResult
     public func seek(toFrame frame: Int64) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveSoundFiles
 import Testing
 
 /// `jackwave plot` of files made to hurt it: one line, exit 2, no picture, and a peak memory
@@ -79,5 +80,21 @@ struct BadFilesEndToEndTests {
         #expect(lie.status == 2, "\(lie.stderr)")
         #expect(lie.stderr == "jackwave: error: \(lying): the recording is empty\n", "\(lie.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/wide.png") && !FileManager.default.fileExists(atPath: dir + "/lying.png"))
+    }
+    @Test("levels refuses a float file holding a NaN or an infinite sample: exit 2, one line naming its frame, no output",
+          arguments: [Float.nan, .infinity, -.infinity])
+    func nonFiniteSampleRefused(bad: Float) throws {
+        let path = dir + "/odd-\(UUID().uuidString.prefix(8)).wav", output = path + ".csv"
+        var samples = (0..<48000).map { Float(0.5 * sin(2 * Double.pi * 997 * Double($0) / 48000)) }
+        samples[30_000] = bad
+        let format = try #require(SoundFormat.forPath(path)?.formatWord(depth: .float))
+        let file = try SoundFile(writingTo: path, format: format, channels: 1, sampleRate: 48000)
+        #expect(samples.withUnsafeBufferPointer { file.write($0.baseAddress!, count: samples.count) } == samples.count)
+        file.close()
+        let run = try Run.jackwave(["levels", path, "-o", output], server: nil)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("jackwave: error: levels: \(path) frame 30000: a sample that is not a finite number")
+                && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -48,6 +48,13 @@ enum LevelsCommand {
             Console.error("levels: \(o.input): no channels or no sample rate")
             return 2
         }
+        // A level stream holds finite levels (nan is a row without a reading, and plot
+        // refuses inf): a float file's NaN or infinite sample is bad input, found before the
+        // output is made (a second read, of float and double files only).
+        if let bad = file.firstNonFiniteSample() {
+            Console.error("levels: \(o.input) frame \(bad.frame): a sample that is not a finite number (\(bad.value)), which no level can say")
+            return 2
+        }
         if o.output != "-" {
             do throws(UsageError) {
                 try OutputPath.check(o.output, force: o.force, option: "-o")
