@@ -84,7 +84,7 @@ struct PackageEndToEndTests {
         let unit = root + "/usr/lib/systemd/system/jackwave@.service"
         let text = try String(contentsOfFile: unit, encoding: .utf8)
         let execStart = text.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") }
-        #expect(execStart == ["ExecStart=/usr/bin/jackwave --no-meter --arguments /etc/jackwave/%i.args"])
+        #expect(execStart == ["ExecStart=/usr/bin/jackwave --arguments /etc/jackwave/%i.args --no-meter"])
         #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/bin/jackwave"))
         // systemd-analyze checks the command it names exists: the same unit, pointed at the
         // scratch root's binary (as scripts/install points it at its prefix), and the man page there.

@@ -222,6 +222,59 @@ struct StationEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["password"])
     }
 
+    /// The body of the heredoc `<<'MARKER'` in docs/station-logger.md, as written there.
+    static func documented(_ marker: String) throws -> String {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/station-logger.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        guard let start = text.range(of: "<<'\(marker)'\n"),
+              let end = text.range(of: "\n\(marker)\n", range: start.upperBound..<text.endIndex) else {
+            throw TestFailure("no <<'\(marker)' in \(docs.path)")
+        }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("the systemd example of docs/station-logger.md, as written, records its hourly files and streams")
+    func documentedServiceExample() throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer()
+        let dir = temporaryDirectory()
+        // What differs on this machine: the Icecast's port, its password, the server's name.
+        let arguments = try Self.documented("ARGS").replacingOccurrences(of: "127.0.0.1:8000", with: "127.0.0.1:\(icecast.port)")
+        try (arguments + "\n").write(toFile: dir + "/hall.args", atomically: false, encoding: .utf8)
+        #expect(chmod(dir + "/hall.args", 0o644) == 0)
+        var environment: [String: String] = [:]
+        for line in try Self.documented("ENV").split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { environment[parts[0]] = parts[1] }
+        }
+        #expect(environment.keys.sorted() == ["JACKWAVE_STREAM_PASSWORD", "JACK_DEFAULT_SERVER"], "\(environment)")
+        environment["JACKWAVE_STREAM_PASSWORD"] = icecast.sourcePassword
+        environment.removeValue(forKey: "JACK_DEFAULT_SERVER")   // `server:` names the test's
+        // As the unit runs it (its own ExecStart, read from scripts/jackwave@.service), in its
+        // state folder.
+        let unit = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/jackwave@.service"), encoding: .utf8)
+        let execStart = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }, "no ExecStart")
+        let command = execStart.dropFirst("ExecStart=".count).split(separator: " ").map {
+            $0 == "/usr/bin/jackwave" ? Run.jackwave : $0 == "/etc/jackwave/%i.args" ? dir + "/hall.args" : String($0)
+        }
+        let run = try Run.start("/bin/sh", ["-c", "cd \"$0\" && shift && exec \"$@\"", dir, "-"] + command,
+                                server: server.name, environment: environment)
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to"), "\(run.stderrSoFar)")
+        // The first hourly piece, in its day's folder (%Y-%m-%d/%H%M%z.flac).
+        let dayFolder = { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).first { $0.hasPrefix("20") } }
+        #expect(waitUntil { dayFolder() != nil }, "\(run.stderrSoFar)")
+        let day = try #require(dayFolder(), "no folder for the day: \(run.stderrSoFar)")
+        run.signal(SIGTERM)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        let pieces = try FileManager.default.contentsOfDirectory(atPath: dir + "/" + day)
+        #expect(pieces.count == 1 && pieces.allSatisfy { $0.hasSuffix(".flac") }, "\(pieces)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/events.jsonl"))
+    }
+
     /// A file decoded by ffmpeg: its first channel at 48 kHz.
     static func decode(_ path: String) throws -> [Float] {
         let out = path + ".f32"
