@@ -38,6 +38,22 @@ int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds) {
     return 0;
 }
 
+#include <sys/xattr.h>
+
+int jackwave_set_attribute(int fd, const char *name, const void *value, unsigned long size) {
+    return fsetxattr(fd, name, value, size, 0) == 0 ? 0 : errno;
+}
+
+long jackwave_get_attribute(int fd, const char *name, void *value, unsigned long size) {
+    ssize_t n = fgetxattr(fd, name, value, size);
+    return n < 0 ? -(long)errno : (long)n;
+}
+
+long jackwave_get_path_attribute(const char *path, const char *name, void *value, unsigned long size) {
+    ssize_t n = lgetxattr(path, name, value, size);
+    return n < 0 ? -(long)errno : (long)n;
+}
+
 int jackwave_make_temporary(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
 
 int jackwave_rename_noreplace(const char *from, const char *to) {

@@ -91,6 +91,9 @@ extension SoundFile {
         do throws(CreatedFileError) { temporary = try CreatedFile.temporary(beside: path, mode: mode) } catch {
             throw SoundFileError(path: path, reason: error.reason)
         }
+        // The new file carries the old one's ownership tag, so that retention still knows it
+        // as jackwave's where the file system keeps no birth time.
+        FileIdentity.copyTag(from: path, to: temporary.fd)
         let identity = FileIdentity(descriptor: temporary.fd)
         let target: SoundFile
         do throws(SoundFileError) {
@@ -126,29 +129,5 @@ extension SoundFile {
             throw SoundFileError(path: path, reason: error.reason)
         }
         return identity
-    }
-}
-
-/// Which file a path reached when it was looked at: device, inode, and the birth time where
-/// the file system keeps one (`statx`), so that a file made later with a freed inode number
-/// is not taken for it.
-public struct FileIdentity: Sendable, Equatable {
-    public let device: UInt64
-    public let inode: UInt64
-    public let born: Int64?
-
-    public init(device: UInt64, inode: UInt64, born: Int64?) {
-        self.device = device
-        self.inode = inode
-        self.born = born
-    }
-
-    /// The identity of the file open at `descriptor` (zeros if it cannot be read).
-    public init(descriptor: Int32) {
-        var info = stat()
-        let known = fstat(descriptor, &info) == 0
-        var born: Int64 = 0
-        let hasBirth = jackwave_birth_time(descriptor, "", &born) == 0 && born != 0
-        self.init(device: known ? UInt64(info.st_dev) : 0, inode: known ? UInt64(info.st_ino) : 0, born: hasBirth ? born : nil)
     }
 }

@@ -169,3 +169,53 @@ struct RetentionEndToEndTests {
         #expect((try? Data(contentsOf: URL(fileURLWithPath: manifest))) == before, "the manifest is left as it was")
     }
 }
+
+/// A file system without birth times: a loop-mounted ext4 made with 128-byte inodes, in a
+/// mount namespace of the test's own (`unshare -m`), so that the mount ends with it.
+extension RetentionEndToEndTests {
+    /// The script, run as `sh -c SCRIPT sh IMAGE MOUNT AWAY JACKWAVE`: records three pieces
+    /// with `--keep-space`, moves the first to another file system (its inode is freed),
+    /// creates files until one gets that inode number, renames it to the first piece's name,
+    /// and runs the same recording again with a quota that wants every earlier piece gone.
+    static let reusedInodeScript = """
+        set -e
+        img=$1 mnt=$2 away=$3 jw=$4
+        truncate -s 64M "$img"
+        mkfs.ext4 -q -F -I 128 "$img" 2>/dev/null
+        mkdir -p "$mnt" "$away"
+        mount -o loop "$img" "$mnt"
+        rec() { "$jw" --record "$mnt/m.wav" -c 2 --manual --bits float --split 1 -d 2.5 --no-meter --keep-space "$1" 2>&1; }
+        rec 1G >"$away/first.txt"
+        echo "birth=$(stat -c %W "$mnt/m-001.wav")"
+        ino=$(stat -c %i "$mnt/m-001.wav")
+        mv "$mnt/m-001.wav" "$away/m-001.wav"
+        i=0
+        while [ $i -lt 500 ]; do
+          i=$((i + 1))
+          printf 'not jackwave%s' "$i" >"$mnt/.f$i"
+          if [ "$(stat -c %i "$mnt/.f$i")" = "$ino" ]; then mv "$mnt/.f$i" "$mnt/m-001.wav"; echo "reused=$i"; break; fi
+        done
+        rec 1M
+        echo "left: $(cd "$mnt" && ls m-*.wav | tr '\\n' ' ')"
+        echo "content: $(head -c 20 "$mnt/m-001.wav")"
+        """
+
+    @Test("on a file system without birth times, a stranger's file that got the freed inode number of a piece is never deleted")
+    func reusedInodeWithoutBirthTime() throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        let out = try Run.tool("/usr/bin/unshare", ["-m", "/bin/sh", "-c", Self.reusedInodeScript, "sh",
+                                                    dir + "/fs.img", dir + "/mnt", dir + "/away", Run.jackwave],
+                               server: server.name, timeout: 90)
+        #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
+        // The premise: no birth time here, and the stranger's file has the piece's inode number.
+        #expect(out.stdout.contains("birth=0\n"), "\(out.stdout)")
+        #expect(out.stdout.contains("reused="), "no new file got the freed inode number:\n\(out.stdout)")
+        // The stranger's file stays; jackwave's own earlier pieces go (the ownership tag
+        // tells them apart), and the refusal of the stranger's is silent.
+        #expect(out.stdout.contains("content: not jackwave"), "\(out.stdout)")
+        #expect(!out.stdout.contains("retention: deleted m-001.wav"), "\(out.stdout)")
+        #expect(out.stdout.contains("retention: deleted m-002.wav") && out.stdout.contains("retention: deleted m-003.wav"),
+                "\(out.stdout)")
+    }
+}

@@ -27,6 +27,20 @@ int jackwave_pipe_cloexec(int fds[2]);
 /// Returns 0, ENOTSUP where the filesystem keeps no birth time, or errno.
 int jackwave_birth_time(int dirfd, const char *path, long long *nanoseconds);
 
+/// `fsetxattr(fd, name, value, size, 0)`: sets an extended attribute on an open file.
+/// Returns 0, ENOTSUP where the file system keeps none, or errno.
+int jackwave_set_attribute(int fd, const char *name, const void *value, unsigned long size);
+
+/// `fgetxattr(fd, name, value, size)` on an open file: the attribute's length (at most
+/// `size` bytes copied; `value` NULL and `size` 0 to ask only whether it is there), or
+/// -errno: -ENODATA when the file has no such attribute, -ENOTSUP where the file system
+/// keeps none.
+long jackwave_get_attribute(int fd, const char *name, void *value, unsigned long size);
+
+/// `lgetxattr(path, name, value, size)`: as `jackwave_get_attribute`, for the file at
+/// `path`, not following a final symbolic link.
+long jackwave_get_path_attribute(const char *path, const char *name, void *value, unsigned long size);
+
 /// `mkostemp(template_path, O_CLOEXEC)`: creates a new file from a template ending in
 /// `XXXXXX` (replaced in place), with `O_EXCL`, mode 0600 and close-on-exec from the start.
 /// Returns the descriptor, or -1 with errno set.

@@ -10,9 +10,10 @@ import Glibc
 /// {"folder":"2025-03-14"}
 /// ```
 /// - A file is listed the moment it is made (`ExclusiveFile`), with its device, inode and
-///   birth time (`statx`, where the filesystem keeps one): retention touches a listed path only
-///   while it is still that same file, so a file put in its place by someone else is never
-///   deleted (the entry is dropped instead), even one that got the freed inode number.
+///   birth time (`statx`), or an ownership tag where the file system keeps no birth time
+///   (`FileIdentity`): retention touches a listed path only while it is still that same file,
+///   so a file put in its place by someone else is never deleted (the entry is dropped
+///   instead), even one that got the freed inode number.
 /// - Paths are relative to the folder, without `..` or a leading `/`; folders are listed
 ///   when jackwave made them, and removed only once empty.
 /// - Written safely: created with `O_CREAT | O_EXCL | O_NOFOLLOW` (mode 0600); every change
@@ -31,6 +32,9 @@ struct FileManifest {
         /// Its birth time (`statx`), nanoseconds, where the filesystem keeps one: with `dev` and
         /// `ino`, it tells a file of ours from a later one that got the same inode number.
         var born: Int64?
+        /// Where there is no birth time: the ownership tag jackwave wrote into the file's
+        /// extended attributes (`FileIdentity`), which does the same.
+        var tag: String?
     }
 
     private struct Header: Codable { var jackwave_manifest: Int }

@@ -8,7 +8,8 @@ import Synchronization
 /// only those (`FileManifest`), so that a station logger stays within its time and its quota.
 ///
 /// - **Its own files only**: a file is a candidate while the manifest lists it and its path
-///   is still the same inode, a regular file reached without following a link; anything
+///   is still the same file (`FileIdentity`: the inode, and its birth time or ownership
+///   tag), a regular file reached without following a link; anything
 ///   else in the folder (another program's files, a file put in the place of one of ours) is
 ///   never touched, and an entry whose file went or was replaced is dropped from the list.
 /// - **Never a file in use**: the file being written, and one waiting for or running its
@@ -71,6 +72,10 @@ public final class Retention: @unchecked Sendable {
         manifestName = ".jackwave-\(name).manifest"
         directory = open(self.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw RetentionError("\(self.root): \(String(cString: strerror(errno)))") }
+        guard FileIdentity.canTell(directory: directory) else {
+            close(directory)
+            throw RetentionError("\(self.root): this file system keeps neither birth times nor extended attributes, so a file put in the place of one of jackwave's, with its freed inode number, could not be told from it")
+        }
         do throws(RetentionError) {
             lock = try Self.openLock(directory: directory, path: "\(self.root)/.jackwave-\(name).lock",
                                      name: ".jackwave-\(name).lock")
@@ -128,10 +133,16 @@ public final class Retention: @unchecked Sendable {
                        monotonic: Double = Monotonic.seconds()) throws(RetentionError) {
         var info = stat()
         guard fstat(file.descriptor, &info) == 0 else { throw RetentionError("\(file.path): \(String(cString: strerror(errno)))") }
-        let identity = FileIdentity(descriptor: file.descriptor)
+        var identity = FileIdentity(descriptor: file.descriptor)
+        if !identity.isProof, let tag = FileIdentity.tag(file.descriptor) {
+            identity = FileIdentity(device: identity.device, inode: identity.inode, born: nil, tag: tag)
+        }
+        guard identity.isProof else {
+            throw RetentionError("\(file.path): neither a birth time nor an ownership tag (extended attribute) could be had, so it could not be told from a later file")
+        }
         try update { state in
             state.manifest.files.append(FileManifest.Entry(path: file.relativePath, dev: identity.device, ino: identity.inode,
-                                                           created: created.seconds, born: identity.born))
+                                                           created: created.seconds, born: identity.born, tag: identity.tag))
             for folder in file.madeFolders where !state.manifest.folders.contains(folder) { state.manifest.folders.append(folder) }
             state.protected[file.relativePath, default: 0] += 1
             state.thisRun[file.relativePath] = monotonic
@@ -146,7 +157,7 @@ public final class Retention: @unchecked Sendable {
             guard let i = state.manifest.files.firstIndex(where: { $0.path == path }) else { return }
             let old = state.manifest.files[i]
             state.manifest.files[i] = FileManifest.Entry(path: path, dev: identity.device, ino: identity.inode,
-                                                         created: old.created, born: identity.born)
+                                                         created: old.created, born: identity.born, tag: identity.tag)
         }
     }
 
@@ -164,20 +175,28 @@ public final class Retention: @unchecked Sendable {
     }
 
     /// Deletes what the limits no longer allow, as of `now`; returns the deletions (each also
-    /// told to `onDelete`). Files that went or were replaced leave the list quietly.
+    /// told to `onDelete`). Files that went or were replaced leave the list quietly; those
+    /// behind a folder swapped for a link stay listed, untouched (`Lookup.unreachable`).
     @discardableResult
     public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) throws(RetentionError)
         -> [RetentionDeletion] {
         var deletions: [RetentionDeletion] = []
         try update { state in
             // Each live file's age: this run's by the monotonic clock, earlier ones' by the wall clock.
-            var live: [(entry: FileManifest.Entry, size: Int64, age: Double, thisRun: Bool)] = []
-            for entry in state.manifest.files {
-                guard let info = inspect(entry) else { continue }  // gone or not ours any more
+            var live: [(index: Int, entry: FileManifest.Entry, size: Int64, age: Double, thisRun: Bool)] = []
+            // The entries that stay listed, by their place in the list (which is oldest first).
+            var keep = Set<Int>()
+            for (index, entry) in state.manifest.files.enumerated() {
+                let info: stat
+                switch inspect(entry) {
+                case let .same(found): info = found
+                case .gone: continue
+                case .unreachable: keep.insert(index); continue
+                }
                 if let released = state.thisRun[entry.path] {
-                    live.append((entry, Int64(info.st_size), monotonic - released, true))
+                    live.append((index, entry, Int64(info.st_size), monotonic - released, true))
                 } else {
-                    live.append((entry, Int64(info.st_size), Double(now.seconds - info.st_mtim.tv_sec), false))
+                    live.append((index, entry, Int64(info.st_size), Double(now.seconds - info.st_mtim.tv_sec), false))
                 }
             }
             // Earlier files by the wall clock, unless it says all of them are past the limit;
@@ -187,8 +206,7 @@ public final class Retention: @unchecked Sendable {
             let clockAlone = limits.seconds.map { limit in !earlierAges.isEmpty && earlierAges.allSatisfy { $0 > limit } } ?? false
             state.clockHold = clockAlone && !proven ? earlierAges.min() : nil
             var total = live.reduce(Int64(0)) { $0 + $1.size }
-            var kept: [FileManifest.Entry] = []
-            for (entry, size, age, thisRun) in live {
+            for (index, entry, size, age, thisRun) in live {
                 var reason: RetentionDeletion.Reason?
                 if state.protected[entry.path] == nil {
                     if let limit = limits.seconds, thisRun ? age > limit : proven || (age > limit && !clockAlone) {
@@ -197,17 +215,17 @@ public final class Retention: @unchecked Sendable {
                         reason = .space(total: total, quota: quota)
                     }
                 }
-                guard let reason else { kept.append(entry); continue }
+                guard let reason else { keep.insert(index); continue }
                 if delete(entry) {
                     total -= size
                     deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason))
                     removeEmptyFolders(above: entry.path, made: state.manifest.folders)
                 } else {
-                    kept.append(entry)
+                    keep.insert(index)
                 }
             }
-            state.manifest.files = kept
-            state.manifest.folders = state.manifest.folders.filter { folderExists($0) }
+            state.manifest.files = state.manifest.files.indices.filter(keep.contains).map { state.manifest.files[$0] }
+            state.manifest.folders = state.manifest.folders.filter { folderMayExist($0) }
         }
         for deletion in deletions { onDelete(deletion) }
         return deletions
@@ -230,27 +248,59 @@ public final class Retention: @unchecked Sendable {
     /// The folder holding `path`'s last component, entered from the root without following
     /// a link, and that component; nil if a folder on the way is gone or is not a folder.
     private func parent(of path: String) -> (fd: Int32, name: String)? {
-        let parts = path.split(separator: "/").map(String.init)
-        var fd = dup(directory)
-        guard fd >= 0 else { return nil }
-        for part in parts.dropLast() {
-            let inner = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            close(fd)
-            guard inner >= 0 else { return nil }
-            fd = inner
-        }
-        return (fd, parts.last!)
+        if case let .folder(fd, name) = walk(to: path) { return (fd, name) }
+        return nil
     }
 
-    /// The file of `entry`, if its path still reaches that same regular file.
-    private func inspect(_ entry: FileManifest.Entry) -> stat? {
-        guard let (fd, name) = parent(of: entry.path) else { return nil }
-        defer { close(fd) }
-        return sameFile(entry, in: fd, name: name)
+    private enum Walk {
+        /// The open folder holding the last component, and that component.
+        case folder(Int32, String)
+        /// A folder on the way does not exist.
+        case missing
+        /// A folder on the way is something else: a link put in its place, or a file.
+        case blocked
+    }
+
+    private func walk(to path: String) -> Walk {
+        let parts = path.split(separator: "/").map(String.init)
+        guard let last = parts.last else { return .missing }
+        var fd = dup(directory)
+        guard fd >= 0 else { return .blocked }
+        for part in parts.dropLast() {
+            let inner = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let failure = errno
+            close(fd)
+            guard inner >= 0 else { return failure == ENOENT ? .missing : .blocked }
+            fd = inner
+        }
+        return .folder(fd, last)
+    }
+
+    private enum Lookup {
+        /// The path reaches the listed file.
+        case same(stat)
+        /// Nothing is there, or another file: the entry leaves the list.
+        case gone
+        /// The path cannot be followed without a link (a folder swapped for one): the entry
+        /// stays listed, untouched and uncounted, until the way is a folder again. Dropping it
+        /// would let a folder moved away and back escape retention for good.
+        case unreachable
+    }
+
+    /// Whether `entry`'s path still reaches that same regular file.
+    private func inspect(_ entry: FileManifest.Entry) -> Lookup {
+        switch walk(to: entry.path) {
+        case .missing: return .gone
+        case .blocked: return .unreachable
+        case let .folder(fd, name):
+            defer { close(fd) }
+            return sameFile(entry, in: fd, name: name).map(Lookup.same) ?? .gone
+        }
     }
 
     /// The file `name` in the folder `fd`, if it is `entry`'s: a regular file (not followed
-    /// if a link) with its device, inode and (where kept) birth time.
+    /// if a link) with its device and inode, and its birth time or, where the file system
+    /// keeps none, its ownership tag (`FileIdentity`). An entry with neither proves nothing.
     private func sameFile(_ entry: FileManifest.Entry, in fd: Int32, name: String) -> stat? {
         var info = stat()
         guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG,
@@ -258,7 +308,15 @@ public final class Retention: @unchecked Sendable {
         if let born = entry.born {
             var now: Int64 = 0
             guard jackwave_birth_time(fd, name, &now) == 0, now == born else { return nil }
+            return info
         }
+        guard let tag = entry.tag else { return nil }
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var opened = stat()
+        guard fstat(file, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino,
+              FileIdentity.readTag(file) == tag else { return nil }
         return info
     }
 
@@ -283,11 +341,17 @@ public final class Retention: @unchecked Sendable {
         }
     }
 
-    private func folderExists(_ folder: String) -> Bool {
-        guard let (fd, name) = parent(of: folder) else { return false }
-        defer { close(fd) }
-        var info = stat()
-        return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    /// False once `folder` is known to be gone; true while it is there, or its way blocked.
+    private func folderMayExist(_ folder: String) -> Bool {
+        switch walk(to: folder) {
+        case .missing: return false
+        case .blocked: return true
+        case let .folder(fd, name):
+            defer { close(fd) }
+            var info = stat()
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return errno != ENOENT }
+            return true
+        }
     }
 }
 
