@@ -16,7 +16,7 @@
   X(shout_get_connected) X(shout_set_host) X(shout_set_port) X(shout_set_agent) X(shout_set_tls) \
   X(shout_set_user) X(shout_set_password) X(shout_set_mount) X(shout_set_meta) \
   X(shout_set_content_format) X(shout_set_protocol) X(shout_set_nonblocking) X(shout_open) \
-  X(shout_close) X(shout_send) X(shout_queuelen)
+  X(shout_close) X(shout_send) X(shout_queuelen) X(shout_set_ca_file)
 
 /// The functions, one pointer each, typed by libshout's own prototypes (`__typeof__`).
 typedef struct jackwave_shout {

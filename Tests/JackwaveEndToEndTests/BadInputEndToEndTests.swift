@@ -53,6 +53,8 @@ struct BadInputEndToEndTests {
         ["--record", "OUT.wav", "--volume", "0.5"],
         ["--record", "OUT.wav", "--fade", "10"],
         ["--record", "OUT.wav", "--level-interval", "10"],
+        ["--record", "OUT.wav", "--stream", "icecast://127.0.0.1/a.ogg", "--stream-ca", "/etc/hostname"],
+        ["--record", "OUT.wav", "--stream", "icecasts://127.0.0.1/a.ogg", "--stream-ca", "DIR"],
     ]
 
     /// One server of each kind for every case (starting one per case cost a fifth of a

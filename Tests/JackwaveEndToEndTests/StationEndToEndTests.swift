@@ -81,6 +81,41 @@ struct StationEndToEndTests {
         #expect(kinds.first == "stream_connected" && kinds.contains("stream_lost") && kinds.last == "stream_connected", "\(kinds)")
     }
 
+    @Test("icecasts:// with --stream-ca logs in over TLS, on a port that speaks nothing else, and a listener hears the tone")
+    func streamOverTLS() throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer(tls: true)
+        let tlsPort = try #require(icecast.tlsPort), certificate = try #require(icecast.certificate)
+        let url = "icecasts://source@127.0.0.1:\(tlsPort)/tls.ogg"
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/tls.flac", "--tone", "1000", "-p", "jackwave:out_1", "-c", "1",
+                                               "--outputs", "1", "--stream", url, "--stream-ca", certificate],
+                                server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to \(url)"), "\(run.stderrSoFar)")
+        // Heard on the plain port: the source reached Icecast through the TLS one.
+        try Self.expectTone(try icecast.listen("/tls.ogg", seconds: 1.5))
+        run.signal(SIGINT)
+        let out = run.finish(timeout: 30)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(!out.stderr.contains("in clear"), "\(out.stderr)")
+    }
+
+    @Test("icecasts:// to a server whose certificate is not trusted never logs in, says why, and the recording goes on")
+    func untrustedCertificate() throws {
+        let server = try JackServer()
+        let icecast = try IcecastServer(tls: true)
+        let tlsPort = try #require(icecast.tlsPort)
+        let archive = dir + "/untrusted.wav"
+        // Without --stream-ca: the system's authorities, which never signed this certificate.
+        let out = try Run.jackwave(["--record", archive, "--tone", "1000", "-p", "jackwave:out_1", "-c", "1", "--outputs", "1",
+                                    "-d", "2", "--stream", "icecasts://source@127.0.0.1:\(tlsPort)/tls.ogg"],
+                                   server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("the server's certificate is not trusted"), "\(out.stderr)")
+        #expect(!out.stderr.contains("stream: connected"), "\(out.stderr)")
+        #expect(try Recording(archive).frames == 2 * 48000)
+    }
+
     @Test("an Opus or MP3 stream (at a set bit rate) decodes to the tone a listener hears", arguments: [("opus", "96k"), ("mp3", "128k")])
     func otherCodecs(ext: String, rate: String) throws {
         let server = try JackServer()

@@ -24,6 +24,43 @@ struct StreamTargetTests {
         #expect(try StreamTarget.parse("icecast://h/x.oga").codec == .vorbis)
     }
 
+    @Test("icecasts:// is TLS, on port 8443 unless given, and shows as icecasts://")
+    func tls() throws {
+        let t = try StreamTarget.parse("icecasts://radio.example.org/live.ogg")
+        #expect(t.tls && t.port == 8443 && t.certificateAuthorities == nil)
+        #expect(t.display == "icecasts://source@radio.example.org:8443/live.ogg")
+        #expect(try StreamTarget.parse("ICECASTS://h:9000/a.mp3").port == 9000)
+        #expect(try !StreamTarget.parse("icecast://h/a.mp3").tls)
+    }
+
+    @Test("only a loopback address or localhost counts as this machine, where a login in clear crosses no network",
+          arguments: [("127.0.0.1", true), ("127.1.2.3", true), ("localhost", true), ("[::1]", true),
+                      ("192.0.2.1", false), ("127.0.0.1.example.org", false), ("[::ffff:127.0.0.1]", false), ("radio", false)])
+    func loopback(host: String, expected: Bool) throws {
+        #expect(try StreamTarget.parse("icecast://\(host)/a.ogg").isLoopback == expected)
+    }
+
+    @Test("a login to another machine without TLS is said to travel in clear; to this machine, or over TLS, it is not",
+          arguments: [("icecast://192.0.2.1/a.ogg", true), ("icecast://127.0.0.1/a.ogg", false),
+                      ("icecasts://192.0.2.1/a.ogg", false)])
+    func clearLoginWarned(url: String, warned: Bool) throws {
+        var options = RunOptions()
+        options.stream = try StreamTarget.parse(url)
+        let warnings = try options.checkStream(environment: [StreamPassword.variable: "secret"])
+        #expect(warnings.contains { $0.contains("in clear") } == warned, "\(warnings)")
+        #expect(!warnings.joined().contains("secret"))
+    }
+
+    @Test("--stream-ca on icecast://, which has no TLS, is refused as having no effect")
+    func authoritiesWithoutTLS() throws {
+        var options = RunOptions()
+        options.stream = try StreamTarget.parse("icecast://127.0.0.1/a.ogg")
+        options.streamCertificateAuthorities = "/etc/hostname"
+        #expect(throws: UsageError("--stream-ca has no effect on icecast://, which has no TLS: use icecasts://")) {
+            try options.checkStream(environment: [StreamPassword.variable: "secret"])
+        }
+    }
+
     @Test("what is not an Icecast URL of a known codec is refused with one line naming --stream", arguments: [
         "http://h:8000/a.ogg", "icecast://h:8000/a.wav", "icecast://h:8000/", "icecast://h:0/a.ogg", "icecast://h:70000/a.ogg",
         "icecast:///a.ogg", "icecast://h/a.ogg?x=1", "icecast://h/a.ogg#f", "icecast://h/../a.ogg", "icecast://h/a b.ogg",

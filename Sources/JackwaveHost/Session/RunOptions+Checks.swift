@@ -99,16 +99,36 @@ extension RunOptions {
     }
 
     /// `--stream`, before anything is opened: libshout loads, and a password is given (in
-    /// `environment`, a file or the URL). Returns the warnings to say: a password in the URL,
-    /// a password file others can read.
+    /// `environment`, a file or the URL); `--stream-ca` is a file, and only with TLS. Returns
+    /// the warnings to say: a password in the URL, a password file others can read, a login
+    /// that leaves this machine in clear.
     public func checkStream(environment: [String: String]) throws(UsageError) -> [String] {
         guard let target = stream else { return [] }
         if let missing = Shout.unavailable { throw UsageError(missing) }
+        if let authorities = streamCertificateAuthorities {
+            guard target.tls else { throw UsageError("--stream-ca has no effect on icecast://, which has no TLS: use icecasts://") }
+            try Self.checkReadableFile(authorities, option: "--stream-ca")
+        }
+        var warnings: [String]
         do throws(StreamTargetError) {
-            return try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).warnings
+            warnings = try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).warnings
         } catch {
             throw UsageError(error.message)
         }
+        if !target.tls && !target.isLoopback {
+            warnings.append("--stream: the login (its password only base64-encoded) and the audio go to \(target.host) in clear; icecasts:// sends them over TLS")
+        }
+        return warnings
+    }
+
+    /// A regular file this user can read (opened without blocking, so a FIFO is refused at
+    /// once, never waited on).
+    static func checkReadableFile(_ path: String, option: String) throws(UsageError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw UsageError("\(option) \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(option) \(path): not a regular file") }
     }
 
     /// The stream's settings once the server's rate and the inputs are known: the codec must
@@ -131,7 +151,9 @@ extension RunOptions {
             }
             return try streamQuality?.settings(for: format, channels: channels, sampleRate: serverRate, option: "--stream-quality")
         }
-        return StreamSettings(target: target, password: password, compression: compression)
+        var trusted = target
+        trusted.certificateAuthorities = streamCertificateAuthorities
+        return StreamSettings(target: trusted, password: password, compression: compression)
     }
 
     /// The ring must hold a few periods (a smaller one would drop every block, since blocks

@@ -96,6 +96,8 @@ public struct RunOptions: Equatable, Sendable {
     public var stream: StreamTarget?
     /// `--stream-password-file FILE`: the stream's password (else `JACKWAVE_STREAM_PASSWORD`).
     public var streamPasswordFile: String?
+    /// `--stream-ca FILE`: the authorities trusted for an `icecasts://` server's certificate.
+    public var streamCertificateAuthorities: String?
     /// The stream's quality or bit rate (`--stream-quality`), nil for the codec's default.
     public var streamQuality: CompressionQuality?
     /// `--split-every 1h`: pieces cut on the wall clock.

@@ -7,10 +7,12 @@ import Glibc
 /// Non-blocking (`shout_set_nonblocking`): opening returns at once and `poll` says when the
 /// server has taken the login, and `send` queues what the socket cannot take yet, so the
 /// streamer's thread never hangs on a slow or silent server; `queuedBytes` says how far
-/// behind the server is. HTTP (Icecast 2's source protocol), no TLS. Streamer thread only.
+/// behind the server is. HTTP (Icecast 2's source protocol), over TLS for `icecasts://`
+/// (libshout's, which checks the certificate and the host name). Streamer thread only.
 final class IcecastConnection {
     private let shout: UnsafePointer<jackwave_shout>
     private var handle: OpaquePointer?
+    private let host: String
 
     /// What an open or a poll found.
     enum State: Equatable {
@@ -19,21 +21,27 @@ final class IcecastConnection {
     }
 
     /// `shout_new` and its settings: host, port, user, password, mount, HTTP, the content
-    /// format (`SHOUT_FORMAT_OGG` or `_MP3`), TLS off, non-blocking, an agent name.
+    /// format (`SHOUT_FORMAT_OGG` or `_MP3`), TLS from the first byte (`SHOUT_TLS_RFC2818`)
+    /// or none, the authorities to trust, non-blocking, an agent name.
     init(target: StreamTarget, password: String) throws(StreamTargetError) {
         shout = try Shout.loaded.get()
+        host = target.host
         guard let h = shout.pointee.shout_new() else { throw StreamTargetError("--stream: libshout could not allocate a connection") }
         handle = h
         let s = shout.pointee
         let format = UInt32(target.codec == .mp3 ? SHOUT_FORMAT_MP3 : SHOUT_FORMAT_OGG)
-        let results = [
+        // Never SHOUT_TLS_AUTO: a server (or someone in between) that answers in clear would
+        // get the password in clear.
+        let tls = target.tls ? SHOUT_TLS_RFC2818 : SHOUT_TLS_DISABLED
+        var results = [
             s.shout_set_host(h, target.host), s.shout_set_port(h, UInt16(target.port)),
             s.shout_set_user(h, target.user), s.shout_set_password(h, password),
             s.shout_set_mount(h, target.mount), s.shout_set_protocol(h, UInt32(SHOUT_PROTOCOL_HTTP)),
             s.shout_set_content_format(h, format, UInt32(SHOUT_USAGE_AUDIO), nil),
-            s.shout_set_tls(h, Int32(SHOUT_TLS_DISABLED)), s.shout_set_nonblocking(h, 1),
+            s.shout_set_tls(h, Int32(tls)), s.shout_set_nonblocking(h, 1),
             s.shout_set_agent(h, "jackwave"), s.shout_set_meta(h, SHOUT_META_NAME, "jackwave"),
         ]
+        if target.tls, let authorities = target.certificateAuthorities { results.append(s.shout_set_ca_file(h, authorities)) }
         if let bad = results.firstIndex(where: { $0 != SHOUTERR_SUCCESS }) {
             let reason = lastError
             s.shout_free(h)
@@ -81,6 +89,9 @@ final class IcecastConnection {
         switch code {
         case SHOUTERR_SUCCESS, SHOUTERR_CONNECTED: return .connected
         case SHOUTERR_BUSY, SHOUTERR_RETRY: return .pending
+        case SHOUTERR_TLSBADCERT:
+            return .failed("the server's certificate is not trusted, or not made out to \(host) (--stream-ca names the authority to trust)")
+        case SHOUTERR_NOTLS: return .failed("the server does not speak TLS on that port")
         default: return .failed(lastError)
         }
     }

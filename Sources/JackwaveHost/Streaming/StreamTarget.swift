@@ -6,6 +6,11 @@ import JackwaveSoundFiles
 /// Ogg Vorbis, `.opus` Ogg Opus, `.mp3` MP3); the user is `source` (Icecast's) when not
 /// given, the port 8000 (Icecast's default). A password in the URL is kept apart, so that
 /// no line ever shows it (`display` leaves it out).
+///
+/// `icecasts://` is the same over TLS (as HTTPS is, from the first byte), port 8443 when not
+/// given: libshout checks the server's certificate against the system's authorities, or
+/// those in `certificateAuthorities` (`--stream-ca`), and its name against the host.
+/// `icecast://` sends the login (the password in base64) and the audio as they are.
 public struct StreamTarget: Sendable, Equatable {
     /// The codecs a stream can carry, each through libsndfile's encoder.
     public enum Codec: String, Sendable, Equatable {
@@ -24,6 +29,11 @@ public struct StreamTarget: Sendable, Equatable {
     /// A password written in the URL, if any (it works, with a warning: it shows in the
     /// process list).
     public var passwordInURL: String?
+    /// `icecasts://`: the connection is TLS.
+    public var tls = false
+    /// A PEM file of the authorities trusted for the server's certificate (`--stream-ca`),
+    /// instead of the system's; TLS only.
+    public var certificateAuthorities: String?
 
     /// The longest URL taken, and the longest mount: beyond any real one.
     static let maximumLength = 1024
@@ -32,7 +42,16 @@ public struct StreamTarget: Sendable, Equatable {
     /// The URL without its password, for lines and events: `icecast://source@host:8000/live.ogg`.
     public var display: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "icecast://\(user)@\(shownHost):\(port)\(mount)"
+        return "\(tls ? "icecasts" : "icecast")://\(user)@\(shownHost):\(port)\(mount)"
+    }
+
+    /// Whether the host is this machine, written as a loopback address or `localhost`:
+    /// what crosses no network, TLS or not.
+    public var isLoopback: Bool {
+        let lower = host.lowercased()
+        if lower == "localhost" || lower == "::1" { return true }
+        let parts = lower.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// Reads `--stream`'s value; one line saying what is wrong otherwise.
@@ -45,15 +64,18 @@ public struct StreamTarget: Sendable, Equatable {
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased() else {
             throw refuse("'\(text)' is not a URL (use icecast://USER@HOST:PORT/mount.ogg)")
         }
-        guard scheme == "icecast" else { throw refuse("the URL must start with icecast:// (not \(scheme)://)") }
+        guard scheme == "icecast" || scheme == "icecasts" else {
+            throw refuse("the URL must start with icecast:// or, for TLS, icecasts:// (not \(scheme)://)")
+        }
+        let tls = scheme == "icecasts"
         guard url.query == nil, url.fragment == nil else { throw refuse("the URL takes no ?query or #fragment") }
         var host = url.host ?? ""
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty, host.utf8.count <= 253,
               host.unicodeScalars.allSatisfy({ ($0.properties.isASCIIHexDigit || $0.isASCIILetterOrDigit) || ".-:".unicodeScalars.contains($0) }) else {
-            throw refuse("no host name or address after icecast://")
+            throw refuse("no host name or address after \(scheme)://")
         }
-        let port = url.port ?? 8000
+        let port = url.port ?? (tls ? 8443 : 8000)
         guard (1...65535).contains(port) else { throw refuse("port \(port) is not between 1 and 65535") }
         let user = url.user ?? "source"
         guard !user.isEmpty, user.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != ":" }) else {
@@ -75,8 +97,10 @@ public struct StreamTarget: Sendable, Equatable {
         case "mp3": codec = .mp3
         default: throw refuse("the mount point must end in .ogg, .opus or .mp3, which names the codec")
         }
-        return StreamTarget(user: user, host: host, port: port, mount: mount, codec: codec,
-                            passwordInURL: url.password.flatMap { $0.isEmpty ? nil : $0 })
+        var target = StreamTarget(user: user, host: host, port: port, mount: mount, codec: codec,
+                                  passwordInURL: url.password.flatMap { $0.isEmpty ? nil : $0 })
+        target.tls = tls
+        return target
     }
 }
 

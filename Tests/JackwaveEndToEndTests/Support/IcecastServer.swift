@@ -6,6 +6,10 @@ import Foundation
 /// root); as anyone else it runs as that user.
 final class IcecastServer: @unchecked Sendable {
     let port: Int
+    /// With `tls`: a second port that speaks TLS only, with a certificate made for
+    /// 127.0.0.1 (`certificate`, self-signed: its own authority).
+    let tlsPort: Int?
+    let certificate: String?
     let sourcePassword = "jw-source-\(UInt32.random(in: 0...UInt32.max))"
     let directory: String
     /// As root, the folder is one of its own under /tmp, not under the tests' TMPDIR:
@@ -16,7 +20,7 @@ final class IcecastServer: @unchecked Sendable {
 
     /// `sourceTimeout`: seconds Icecast waits for a source that sends nothing before it drops
     /// it; `burst`: whether a new listener first gets the last 64 KB (older audio) at once.
-    init(sourceTimeout: Int = 10, burst: Bool = true) throws {
+    init(sourceTimeout: Int = 10, burst: Bool = true, tls: Bool = false) throws {
         let root = getuid() == 0
         if root {
             var template = Array("/tmp/jackwave-icecast.XXXXXX".utf8CString)
@@ -28,6 +32,28 @@ final class IcecastServer: @unchecked Sendable {
         }
         ownsDirectory = root
         port = try Self.freePort()
+        var tlsSocket = "", tlsPath = ""
+        if tls {
+            var other = try Self.freePort()
+            while other == port { other = try Self.freePort() }
+            tlsPort = other
+            // Icecast reads the key and the certificate from one file; jackwave trusts the
+            // certificate alone.
+            let key = directory + "/key.pem", cert = directory + "/cert.pem", both = directory + "/icecast.pem"
+            let made = try Run.tool("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                                         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                                         "-keyout", key, "-out", cert], server: nil, timeout: 60)
+            guard made.status == 0 else { throw TestFailure("openssl could not make a certificate: \(made.stderr)") }
+            try (try String(contentsOfFile: key, encoding: .utf8) + String(contentsOfFile: cert, encoding: .utf8))
+                .write(toFile: both, atomically: true, encoding: .utf8)
+            chmod(both, 0o644)
+            certificate = cert
+            tlsSocket = "<listen-socket><port>\(other)</port><bind-address>127.0.0.1</bind-address><ssl>1</ssl></listen-socket>"
+            tlsPath = "<ssl-certificate>\(both)</ssl-certificate>"
+        } else {
+            tlsPort = nil
+            certificate = nil
+        }
         let logs = directory + "/log"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         if root { chmod(logs, 0o777) }
@@ -40,10 +66,10 @@ final class IcecastServer: @unchecked Sendable {
           <authentication><source-password>\(sourcePassword)</source-password><relay-password>\(sourcePassword)-relay</relay-password>
             <admin-user>admin</admin-user><admin-password>\(sourcePassword)-admin</admin-password></authentication>
           <hostname>127.0.0.1</hostname>
-          <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+          <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>\(tlsSocket)
           <fileserve>0</fileserve>
           <paths><basedir>/usr/share/icecast2</basedir><logdir>\(logs)</logdir><webroot>/usr/share/icecast2/web</webroot>
-            <adminroot>/usr/share/icecast2/admin</adminroot></paths>
+            <adminroot>/usr/share/icecast2/admin</adminroot>\(tlsPath)</paths>
           <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>3</loglevel></logging>
           <security><chroot>0</chroot>\(root ? "<changeowner><user>nobody</user><group>nogroup</group></changeowner>" : "")</security>
         </icecast>

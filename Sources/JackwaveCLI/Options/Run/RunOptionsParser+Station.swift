@@ -12,13 +12,19 @@ extension RunOptionsParser {
         },
         Option("--stream", value: "URL",
                help: "stream the inputs live to Icecast: icecast://USER@HOST:PORT/mount.ogg",
-                     "(.ogg Vorbis, .opus, .mp3); password from JACKWAVE_STREAM_PASSWORD") { o, s throws(UsageError) in
+                     "(.ogg Vorbis, .opus, .mp3; icecasts:// for TLS); password from",
+                     "JACKWAVE_STREAM_PASSWORD") { o, s throws(UsageError) in
             let text = try s.nonEmptyValue()
             do throws(StreamTargetError) { o.stream = try StreamTarget.parse(text) } catch { throw UsageError(error.message) }
         },
         Option("--stream-password-file", value: "FILE", kind: .file(extensions: []), needs: "--stream",
                help: "the stream's password: this file's first line") { o, s throws(UsageError) in
             o.streamPasswordFile = try s.nonEmptyValue()
+        },
+        Option("--stream-ca", value: "FILE", kind: .file(extensions: []), needs: "--stream",
+               help: "for icecasts:// (TLS): trust the authorities in this PEM file for the",
+                     "server's certificate, instead of the system's") { o, s throws(UsageError) in
+            o.streamCertificateAuthorities = try s.nonEmptyValue()
         },
         Option("--stream-quality", value: "Q", needs: "--stream",
                help: "the stream's quality (0 to 1) or bit rate (96k), as --quality") { o, s throws(UsageError) in
