@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveDSP
 import Testing
 
 /// Retention (`--keep`, `--keep-space`): jackwave deletes the oldest of the files it wrote
@@ -217,5 +218,90 @@ extension RetentionEndToEndTests {
         #expect(!out.stdout.contains("retention: deleted m-001.wav"), "\(out.stdout)")
         #expect(out.stdout.contains("retention: deleted m-002.wav") && out.stdout.contains("retention: deleted m-003.wav"),
                 "\(out.stdout)")
+    }
+}
+
+/// The retention model (RetentionModelTests, which drives `Retention` itself) checked end to
+/// end on a handful of seeds: real runs of jackwave with `--keep` and `--keep-space`, under a
+/// wall clock that faketime steps, with strangers' steps between the runs.
+extension RetentionEndToEndTests {
+    /// One run: three pieces of 4 float channels (0.77 MB a full one), a quota of 2 MiB and
+    /// an age of 2 days, the wall clock `days` off.
+    func modelRun(_ dir: String, days: Int, server: JackServer) throws -> Run.Output {
+        let arguments = ["--record", dir + "/m.wav", "-c", "4", "--manual", "--bits", "float", "--split", "1", "-d", "2.2",
+                         "--keep", "2d", "--keep-space", "2M", "--no-meter"]
+        guard days != 0 else { return try Run.jackwave(arguments, server: server.name) }
+        return try Run.tool("/usr/bin/faketime", ["-f", "\(days > 0 ? "+" : "")\(days)d", Run.jackwave] + arguments,
+                            server: server.name, environment: ["FAKETIME_DONT_FAKE_MONOTONIC": "1"])
+    }
+
+    /// The paths the manifest lists.
+    func listed(_ dir: String) throws -> Set<String> {
+        let text = try String(contentsOfFile: dir + "/.jackwave-m.manifest", encoding: .utf8)
+        return Set(text.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String
+        })
+    }
+
+    @Test("random runs and strangers' steps never delete a stranger's file, nor drop one of jackwave's from its manifest",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime")),
+          arguments: [7, 8, 9] as [UInt64])
+    func randomSequences(seed: UInt64) throws {
+        let server = try JackServer()
+        let dir = temporaryDirectory()
+        var random = SplitMix64(seed: seed)
+        var foreign: [String: Data] = [:]  // the strangers' files, and what each holds
+        var own: [String: UInt64] = [:]    // jackwave's, still in place, and each one's inode
+        var days = 0
+        var trail: [String] = []
+        func inode(_ name: String) -> UInt64? {
+            var info = stat()
+            return lstat(dir + "/" + name, &info) == 0 ? UInt64(info.st_ino) : nil
+        }
+        for round in 0..<3 {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:  // a stranger's file under a name jackwave would take next, or any name
+                let name = Bool.random(using: &random) ? "m-\(String(format: "%03d", own.count + foreign.count + 1)).wav" : "notes-\(round).txt"
+                let data = Data("stranger \(round)".utf8)
+                if inode(name) == nil, FileManager.default.createFile(atPath: dir + "/" + name, contents: data) {
+                    foreign[name] = data
+                    trail.append("foreign \(name)")
+                }
+            case 1:  // renamed over one of jackwave's pieces
+                if let name = own.keys.sorted().first {
+                    let data = Data("stranger over \(name)".utf8)
+                    try data.write(to: URL(fileURLWithPath: dir + "/staging"))
+                    #expect(rename(dir + "/staging", dir + "/" + name) == 0)
+                    own[name] = nil
+                    foreign[name] = data
+                    trail.append("rename over \(name)")
+                }
+            case 2:  // a hard link to one of jackwave's pieces, kept by a stranger
+                if let name = own.keys.sorted().last, link(dir + "/" + name, dir + "/backup-\(round).wav") == 0 {
+                    foreign["backup-\(round).wav"] = FileManager.default.contents(atPath: dir + "/" + name)
+                    trail.append("link \(name)")
+                }
+            default:  // the wall clock steps
+                days += Int.random(in: -5...5, using: &random)
+                trail.append("clock \(days) d")
+            }
+            let before = Set((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            let out = try modelRun(dir, days: days, server: server)
+            trail.append("run: " + out.stderr.split(separator: "\n").filter { $0.contains("retention") }.joined(separator: "; "))
+            #expect(out.status == 0, "seed \(seed): \(out.stderr)")
+            let after = Set((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            for name in after.subtracting(before) where name.hasSuffix(".wav") { own[name] = inode(name) }
+            // Deleted by jackwave: no longer there.
+            for name in own.keys where inode(name) == nil { own[name] = nil }
+            for (name, data) in foreign {
+                #expect(FileManager.default.contents(atPath: dir + "/" + name) == data,
+                        "seed \(seed): the stranger's \(name) was deleted or changed:\n\(trail.joined(separator: "\n"))")
+            }
+            let manifest = try listed(dir)
+            for name in own.keys {
+                #expect(manifest.contains(name), "seed \(seed): jackwave's \(name) left its manifest:\n\(trail.joined(separator: "\n"))")
+            }
+        }
+        print("retention sequence \(seed): " + trail.joined(separator: " | "))
     }
 }
