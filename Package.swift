@@ -10,8 +10,10 @@ import PackageDescription
 ///   and offline.
 /// - `JackwaveSoundFiles`: sound files (libsndfile), formats, names, bext, disk reservation.
 /// - `JackwaveLevelStream`: the level-stream format (CSV, JSON Lines), written and read.
-/// - `JackwaveHost`: the JACK client, the realtime engine, the recording writer, a run's
-///   lifecycle.
+/// - `JackwaveRunSupport` (threads, events, hooks), then `JackwaveEngine` (the JACK client and
+///   the realtime engine: the only module that links libjack), `JackwaveAnalysis`,
+///   `JackwaveStreaming`, `JackwaveRecording` and `JackwaveUnattended`; `JackwaveHost`, the
+///   session that composes them into a run. scripts/check-layout holds the graph to that.
 /// - `JackwavePlot`: pictures of recordings and level streams (cairo); no JACK.
 /// - `JackwaveCLI`: options, commands and the terminal; `jackwave` is its thin executable.
 let package = Package(
@@ -25,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
         /// libsoxr: sample-rate conversion for `--rate`, in the writer thread (never the callback).
-        /// Its header only: no pkgConfig, so nothing links it; JackwaveHost dlopens it (Soxr).
+        /// Its header only: no pkgConfig, so nothing links it; JackwaveRecording dlopens it (Soxr).
         .systemLibrary(name: "CSoxr", path: "Sources/CSoxr", providers: [.apt(["libsoxr-dev"])]),
         /// cairo's header only: no pkgConfig, so nothing links libcairo; JackwavePlot dlopens
         /// it when a plot is drawn (CairoLibrary says why).
@@ -39,7 +41,7 @@ let package = Package(
         /// liblo: Open Sound Control over UDP (`--osc`: remote control).
         .systemLibrary(name: "CLo", path: "Sources/CLo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
-        /// libshout's header only: no pkgConfig, so nothing links it; JackwaveHost dlopens it
+        /// libshout's header only: no pkgConfig, so nothing links it; JackwaveStreaming dlopens it
         /// when a run streams (`--stream`, IcecastConnection says why).
         .systemLibrary(name: "CShout", path: "Sources/CShout", providers: [.apt(["libshout3-dev"])]),
         /// One-line C functions: disk-space reservation for recordings, thread names, a close-on-exec pipe.
@@ -63,16 +65,39 @@ let package = Package(
         /// `jackwave measure`'s signals and analysis (sweeps, deconvolution, harmonics, THD+N,
         /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
         .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),
-        /// The only module that links libjack (and libsoxr, for the writer's rate conversion;
-        /// liblo, for remote control; libshout, for the live stream). JackwaveLoudness: the
-        /// live loudness analysis (`--loudness`) runs in its own thread here.
-        .target(name: "JackwaveHost", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
-                                                     "JackwaveLoudness", "JackwavePlot", "CJack", "CSoxr", "CGlibcExtras", "CLo", "CShout"]),
+        /// What every part of a run leans on: threads, the message queue, the run's event log
+        /// and the hooks it feeds, plain-text helpers. No JACK.
+        .target(name: "JackwaveRunSupport", dependencies: ["JackwaveSoundFiles", "CGlibcExtras"]),
+        /// The only module that links libjack: the JACK client, the realtime engine and its
+        /// callback, `jackwave measure`'s engine.
+        .target(name: "JackwaveEngine", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "CJack", "CGlibcExtras"]),
+        /// What a run learns from its audio beside the files: live loudness (JackwaveLoudness),
+        /// dead-air and clipping alarms, dropouts. No JACK: `jackwave levels` uses it offline.
+        .target(name: "JackwaveAnalysis", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
+                                                         "JackwaveLevelStream", "JackwaveLoudness"]),
+        /// The live stream to Icecast (libshout, dlopened). No JACK.
+        .target(name: "JackwaveStreaming", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CShout"]),
+        /// The recording: the writer, files and pieces, takes, markers, retention; libsoxr for
+        /// `--rate`. It feeds the analysis and the stream. No JACK.
+        .target(name: "JackwaveRecording", dependencies: ["JackwaveRunSupport", "JackwaveAnalysis", "JackwaveStreaming",
+                                                          "JackwaveDSP", "JackwaveSoundFiles", "CSoxr", "CGlibcExtras"]),
+        /// What a run does unattended around its files: the finisher (cues, pictures, loudness
+        /// reports, `--on-close`), the observer of events, OSC over liblo. No JACK.
+        .target(name: "JackwaveUnattended", dependencies: ["JackwaveRunSupport", "JackwaveAnalysis", "JackwaveRecording",
+                                                           "JackwaveStreaming", "JackwaveSoundFiles", "JackwaveLoudness",
+                                                           "JackwavePlot", "CLo"]),
+        /// A run: its validated options, the session that composes the parts above, the level
+        /// stream and meters, the latency report.
+        .target(name: "JackwaveHost", dependencies: ["JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
+                                                     "JackwaveRecording", "JackwaveUnattended", "JackwaveDSP", "JackwaveSoundFiles",
+                                                     "JackwaveLevelStream", "JackwaveLoudness", "CGlibcExtras"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
         .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
+                                                    "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
+                                                    "JackwaveRecording", "JackwaveUnattended",
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "JackwaveMeasure",
                                                     "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
@@ -96,13 +121,14 @@ let package = Package(
         /// noise, leak), for the `jackwave measure` end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testdevice", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
         /// Drives the realtime callback's code offline and times it against memcpy.
-        .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveHost", "JackwaveDSP"]),
+        .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveEngine", "JackwaveAnalysis", "JackwaveRunSupport",
+                                                                 "JackwaveHost", "JackwaveDSP"]),
         /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
         /// command lines, sound-file headers), one binary chosen by JACKWAVE_FUZZ_TARGET.
         /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
         /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
-        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveCLI", "JackwaveHost", "JackwaveLevelStream",
-                                                                "JackwaveSoundFiles"],
+        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveCLI", "JackwaveHost", "JackwaveUnattended",
+                                                                "JackwaveRunSupport", "JackwaveLevelStream", "JackwaveSoundFiles"],
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
         /// What the test targets share: total statistics and look-ups (a helper never traps).
@@ -112,13 +138,18 @@ let package = Package(
         .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveTestSupport", "JackwaveSoundFiles", "CSndfile"]),
         .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveTestSupport", "JackwaveLoudness", "JackwaveSoundFiles", "JackwaveDSP"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveTestSupport", "JackwaveLevelStream", "JackwaveDSP"]),
-        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveTestSupport", "JackwaveHost", "JackwaveSoundFiles", "JackwaveDSP",
+        .testTarget(name: "JackwaveHostTests", dependencies: ["JackwaveTestSupport", "JackwaveHost", "JackwaveRunSupport", "JackwaveEngine",
+                                                               "JackwaveAnalysis", "JackwaveStreaming", "JackwaveRecording",
+                                                               "JackwaveUnattended", "JackwaveSoundFiles", "JackwaveDSP",
                                                                "JackwaveLevelStream", "JackwaveLoudness"]),
         .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveTestSupport", "JackwaveMeasure"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwaveTestSupport", "JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveTestSupport", "JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
+                                                             "JackwaveRunSupport", "JackwaveAnalysis", "JackwaveStreaming",
+                                                             "JackwaveRecording", "JackwaveUnattended", "JackwaveEngine",
                                                              "JackwaveHost", "JackwaveLoudness"]),
-        /// JackwaveHost for its OSC server only: the peer that asks `/jackwave/status` and reads the reply.
-        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveTestSupport", "JackwaveSoundFiles", "JackwaveDSP", "JackwaveHost"]),
+        /// JackwaveUnattended for its OSC server only: the peer that asks `/jackwave/status` and reads the reply.
+        .testTarget(name: "JackwaveEndToEndTests", dependencies: ["JackwaveTestSupport", "JackwaveSoundFiles", "JackwaveDSP", "JackwaveHost",
+                                                                   "JackwaveUnattended"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveAnalysis
 import JackwaveHost
 
 /// `--dropouts`: what the dropout detection costs the writer thread, which feeds it every

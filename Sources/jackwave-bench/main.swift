@@ -22,7 +22,9 @@
 // input), the best of several runs.
 import Foundation
 import JackwaveDSP
+import JackwaveEngine
 import JackwaveHost
+import JackwaveRunSupport
 
 /// Audio ring size for every case, in frames: 1.4 s at 48 kHz. The memcpy baseline cycles
 /// through as many bytes, so both pay the same cache misses (from 16 channels on, the ring

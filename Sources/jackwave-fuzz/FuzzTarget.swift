@@ -3,7 +3,9 @@ import Glibc
 import JackwaveCLI
 import JackwaveHost
 import JackwaveLevelStream
+import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveUnattended
 
 /// What jackwave parses from outside, each as a fuzz target: an input is any bytes, and no
 /// input may crash, trap, hang or grow memory without bound (libFuzzer's `-rss_limit_mb`,

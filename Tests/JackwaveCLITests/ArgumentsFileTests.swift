@@ -1,6 +1,7 @@
-import JackwaveHost
 import Foundation
 @testable import JackwaveCLI
+import JackwaveHost
+import JackwaveRunSupport
 import Testing
 
 /// `--arguments FILE`: a service's command line, one argument per line, no quoting.

@@ -1,5 +1,6 @@
 import JackwaveCLI
 import JackwaveHost
+import JackwaveRunSupport
 import Testing
 
 /// Every option works with every other: the pairs once refused "not yet supported together"

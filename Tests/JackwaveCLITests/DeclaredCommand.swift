@@ -1,5 +1,6 @@
 @testable import JackwaveCLI
 import JackwaveHost
+import JackwaveRunSupport
 import Testing
 
 /// One command's declarations and help, without its options' type: what the table tests need.

@@ -1,6 +1,7 @@
-import JackwaveHost
 import Foundation
 @testable import JackwaveCLI
+import JackwaveHost
+import JackwaveRunSupport
 import JackwaveSoundFiles
 import Testing
 

@@ -1,7 +1,8 @@
-import JackwaveHost
 import Foundation
 @testable import JackwaveCLI
+import JackwaveHost
 import JackwaveLevelStream
+import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveTestSupport
 import Testing

@@ -6,7 +6,7 @@ import Testing
 /// command's `--help` lists, under that command's section.
 @Suite("Man page")
 struct ManPageTests {
-    static let page = ManPage.render()
+    static let page = ManPage.render(Jackwave.documentedCommands, version: Jackwave.version)
 
     @Test("every option in a command's --help is in its man page section, and the other way round",
           arguments: DeclaredCommand.all)

@@ -1,7 +1,9 @@
 import Foundation
 @testable import JackwaveCLI
+import JackwaveEngine
 import JackwaveHost
 import JackwaveMeasure
+import JackwaveRunSupport
 import JackwaveSoundFiles
 import Testing
 

@@ -1,7 +1,8 @@
-import JackwaveLevelStream
-import JackwaveDSP
+import JackwaveAnalysis
 @testable import JackwaveCLI
+import JackwaveDSP
 import JackwaveHost
+import JackwaveLevelStream
 import JackwaveTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
-import JackwaveHost
 import Foundation
 @testable import JackwaveCLI
+import JackwaveHost
+@testable import JackwaveRunSupport
 import Testing
 
 /// `OutputPath.canonical`: two spellings of one output file give one path.

@@ -1,5 +1,6 @@
 @testable import JackwaveCLI
 import JackwaveHost
+import JackwaveRunSupport
 import Testing
 
 /// A command line one of the commands refuses, and the one line it refuses it with.

@@ -7,7 +7,7 @@ import Testing
 struct ShellCompletionTests {
     @Test("every option of every command is offered by the completion script", arguments: ShellCompletion.allCases)
     func everyOption(shell: ShellCompletion) {
-        let script = shell.render()
+        let script = shell.render(Jackwave.documentedCommands)
         for command in Jackwave.documentedCommands {
             for name in command.options.flatMap(\.names) {
                 let offered = switch shell {

@@ -17,10 +17,19 @@ struct StationOptionsTests {
         #expect(o.streamQuality == .quality(0.7))
     }
 
+    @Test("icecasts:// and --stream-ca are read into a TLS target and the file of authorities to trust")
+    func tls() throws {
+        let o = try RunOptionsParser.parse(["--record", "x.wav", "--stream", "icecasts://radio.example.org/live.ogg",
+                                            "--stream-ca", "/etc/jackwave/station-ca.pem"])
+        #expect(o.stream?.tls == true && o.stream?.port == 8443)
+        #expect(o.streamCertificateAuthorities == "/etc/jackwave/station-ca.pem")
+    }
+
     @Test("the station options are refused with one line when wrong, or alone where they need another", arguments: [
         Refusal("a quality out of range", ["--record", "x.mp3", "--quality", "2"], "--quality must be a quality from 0 to 1 or a bit rate such as 128k, not '2'"),
         Refusal("a quality without a recording", ["--quality", "0.5"], "--quality needs --record"),
         Refusal("a password file without a stream", ["--record", "x.wav", "--stream-password-file", "p"], "--stream-password-file needs --stream"),
+        Refusal("authorities without a stream", ["--record", "x.wav", "--stream-ca", "ca.pem"], "--stream-ca needs --stream"),
         Refusal("a stream of an unknown codec", ["--record", "x.wav", "--stream", "icecast://h/a.aac"],
                 "--stream: the mount point must end in .ogg, .opus or .mp3, which names the codec"),
         Refusal("a period that does not divide a day", ["--record", "x.wav", "--split-every", "7m"],

@@ -1,5 +1,6 @@
 @testable import JackwaveCLI
 import JackwaveHost
+import JackwaveRunSupport
 import Testing
 
 /// The options that leave jackwave armed: their values, and the combinations refused.

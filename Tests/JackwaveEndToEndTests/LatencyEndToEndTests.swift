@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveEngine
 import JackwaveHost
 import JackwaveSoundFiles
 import Testing

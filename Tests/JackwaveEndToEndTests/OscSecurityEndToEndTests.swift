@@ -1,6 +1,7 @@
 import Foundation
 import JackwaveHost
 import JackwaveSoundFiles
+import JackwaveUnattended
 import Testing
 
 /// `--osc` is safe to leave on a network: local unless asked, other senders dropped and

@@ -1,5 +1,7 @@
 import Foundation
+import JackwaveAnalysis
 import JackwaveHost
+import JackwaveRunSupport
 import JackwaveTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import JackwaveHost
+@testable import JackwaveRecording
 import JackwaveSoundFiles
 import JackwaveTestSupport
 import Synchronization

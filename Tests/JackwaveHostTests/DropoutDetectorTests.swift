@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveAnalysis
 import JackwaveHost
 import Testing
 

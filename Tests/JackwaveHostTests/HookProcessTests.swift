@@ -1,5 +1,6 @@
 import Foundation
 @testable import JackwaveHost
+@testable import JackwaveRunSupport
 import Testing
 
 /// An `--on-close` command cannot hurt the recording: its own process group, none of

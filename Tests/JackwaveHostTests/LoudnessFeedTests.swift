@@ -1,7 +1,9 @@
 import Foundation
+@testable import JackwaveAnalysis
 import JackwaveDSP
 @testable import JackwaveHost
 import JackwaveLoudness
+@testable import JackwaveRunSupport
 import Testing
 
 /// `frames` of a 1 kHz sine peaking at `dBFS` on both channels, interleaved.

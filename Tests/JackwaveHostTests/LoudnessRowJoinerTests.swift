@@ -1,6 +1,7 @@
-import JackwaveLevelStream
+@testable import JackwaveAnalysis
 import JackwaveDSP
 @testable import JackwaveHost
+import JackwaveLevelStream
 import Testing
 
 /// A reading at `frame` whose integrated loudness is `frame` / 1000 (so a test can tell

@@ -1,5 +1,7 @@
 import Foundation
 import JackwaveHost
+import JackwaveRunSupport
+import JackwaveUnattended
 import Testing
 
 /// Who may send, where jackwave listens, and liblo's decoding without liblo's sockets.

@@ -1,3 +1,4 @@
+import JackwaveEngine
 import JackwaveHost
 import Testing
 

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRecording
 import Testing
 
 /// The pre-roll keeps the last frames, in order, whatever the writes' sizes.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import JackwaveHost
+@testable import JackwaveRecording
+@testable import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
 import Testing

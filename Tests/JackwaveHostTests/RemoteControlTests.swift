@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveUnattended
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JackwaveDSP
 import JackwaveHost
+import JackwaveRecording
 import JackwaveSoundFiles
 import JackwaveTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JackwaveHost
+import JackwaveRecording
 import JackwaveSoundFiles
 import Synchronization
 import Testing

@@ -1,6 +1,9 @@
 import Foundation
 import JackwaveHost
+import JackwaveRecording
+import JackwaveRunSupport
 import JackwaveTestSupport
+import JackwaveUnattended
 import Testing
 
 /// `RunObserver.poll`: the engine's counters become `--events` lines, each increase once.

@@ -1,6 +1,8 @@
 import Foundation
 import JackwaveHost
+import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveStreaming
 import Testing
 
 /// `--stream icecast://…` read into a plain value, its password found, and the retries'

@@ -1,6 +1,7 @@
 import Foundation
 import JackwaveDSP
 @testable import JackwaveHost
+@testable import JackwaveRecording
 import JackwaveSoundFiles
 import JackwaveTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 import Testing
 
 /// Text from outside reaches the terminal and the journal as one inert line.

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// What a subcommand's command line came to: options to run with, or the exit status
 /// already decided (the help was shown, or the line was refused).

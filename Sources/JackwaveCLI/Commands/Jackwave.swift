@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// The `jackwave` command: dispatches to the main command or a subcommand.
 public enum Jackwave {
@@ -26,14 +27,14 @@ public enum Jackwave {
         // Hidden (in no help, so in no man page): what scripts/package and scripts/install
         // generate the man page and the completions with.
         case "--man":
-            Console.writeOut(ManPage.render())
+            Console.writeOut(ManPage.render(Self.documentedCommands, version: Self.version))
             return 0
         case "--completions":
             guard arguments.count == 2, let shell = ShellCompletion(rawValue: arguments[1]) else {
                 Console.error("--completions takes one of bash, zsh, fish")
                 return 2
             }
-            Console.writeOut(shell.render())
+            Console.writeOut(shell.render(Self.documentedCommands))
             return 0
         default: break
         }
@@ -73,5 +74,14 @@ public enum Jackwave {
     /// `jackwave --help`: the main command's options, and `plot`'s, which draws what it records.
     static var help: String {
         HelpText.render(RunOptionsParser.commandLine, more: [PlotCommand.mainHelpSection])
+    }
+}
+
+extension Jackwave {
+    /// Every command, main first, as `man jackwave` and the completions present them.
+    static var documentedCommands: [DocumentedCommand] {
+        [RunOptionsParser.commandLine.documented, PlotCommand.commandLine.documented,
+         LevelsCommand.commandLine.documented, LoudnessCommand.commandLine.documented,
+         MeasureCommand.commandLine.documented]
     }
 }

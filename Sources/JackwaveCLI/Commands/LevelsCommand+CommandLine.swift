@@ -1,5 +1,6 @@
 import JackwaveHost
 import JackwaveLevelStream
+import JackwaveRunSupport
 
 extension LevelsCommand {
     /// One of `levels`' options.

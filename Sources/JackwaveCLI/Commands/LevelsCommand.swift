@@ -1,6 +1,7 @@
-import JackwaveHost
+import JackwaveAnalysis
 import JackwaveDSP
 import JackwaveLevelStream
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// `jackwave levels FILE`: a sound file's level stream, computed offline with the live

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 extension LoudnessCommand {
     /// One of `loudness`' options.

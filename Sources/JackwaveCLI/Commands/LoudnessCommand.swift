@@ -1,5 +1,6 @@
 import JackwaveHost
 import JackwaveLoudness
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// `jackwave loudness FILE…`: each file's integrated loudness, loudness range, maximum

@@ -1,6 +1,7 @@
 import JackwaveHost
 import JackwaveMeasure
 import JackwavePlot
+import JackwaveRunSupport
 
 extension MeasureCommand {
     /// One of `measure`'s options.

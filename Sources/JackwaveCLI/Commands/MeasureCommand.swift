@@ -1,7 +1,9 @@
 import FoundationEssentials
 import Glibc
+import JackwaveEngine
 import JackwaveHost
 import JackwaveMeasure
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// `jackwave measure`: plays a measurement programme on its outputs, records its inputs

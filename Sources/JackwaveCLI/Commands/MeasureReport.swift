@@ -1,4 +1,5 @@
 import Glibc
+import JackwaveEngine
 import JackwaveHost
 import JackwaveMeasure
 import JackwaveSoundFiles

@@ -1,4 +1,6 @@
+import JackwaveEngine
 import JackwaveHost
+import JackwaveRunSupport
 
 /// Which ports a measurement plays into and records from, chosen as the main command
 /// chooses them, and its registered ports and connection plan.

@@ -1,5 +1,6 @@
 import JackwaveHost
 import JackwavePlot
+import JackwaveRunSupport
 
 extension PlotCommand {
     /// One of `plot`'s options.

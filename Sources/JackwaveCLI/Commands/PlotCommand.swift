@@ -1,5 +1,6 @@
 import JackwaveHost
 import JackwavePlot
+import JackwaveRunSupport
 
 /// `jackwave plot FILE -o OUT`: draws a recording or a level stream to a PNG or SVG.
 ///

@@ -1,6 +1,9 @@
 import CBuildInfo
+import JackwaveEngine
 import JackwaveHost
+import JackwaveRecording
 import JackwaveSoundFiles
+import JackwaveStreaming
 
 /// What `jackwave --version` prints: jackwave's version and the commit it was built from,
 /// then the C libraries it is running with (which the installed packages decide, not the

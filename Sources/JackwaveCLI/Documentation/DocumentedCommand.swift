@@ -60,11 +60,3 @@ extension CommandDeclaration {
     }
 }
 
-extension Jackwave {
-    /// Every command, main first, as `man jackwave` and the completions present them.
-    static var documentedCommands: [DocumentedCommand] {
-        [RunOptionsParser.commandLine.documented, PlotCommand.commandLine.documented,
-         LevelsCommand.commandLine.documented, LoudnessCommand.commandLine.documented,
-         MeasureCommand.commandLine.documented]
-    }
-}

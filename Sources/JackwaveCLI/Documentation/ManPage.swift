@@ -2,8 +2,7 @@
 /// and notes come from the same declarations as its `--help`; only the prose around them
 /// (`ManPage+Prose`) is the man page's own. Printed by the hidden `jackwave --man`.
 enum ManPage {
-    static func render(_ commands: [DocumentedCommand] = Jackwave.documentedCommands,
-                       version: String = Jackwave.version) -> String {
+    static func render(_ commands: [DocumentedCommand], version: String) -> String {
         var lines = [
             #".TH JACKWAVE 1 "" "jackwave \#(version)" "User Commands""#,
             ".SH NAME",

@@ -5,7 +5,7 @@ enum ShellCompletion: String, CaseIterable, Sendable {
     case bash, zsh, fish
 
     /// The script for this shell.
-    func render(_ commands: [DocumentedCommand] = Jackwave.documentedCommands) -> String {
+    func render(_ commands: [DocumentedCommand]) -> String {
         switch self {
         case .bash: BashCompletion.render(commands)
         case .zsh: ZshCompletion.render(commands)

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// A command's positional argument (`FILE`): its help, and what it does to the options
 /// (which also refuses a second one, in the command's own words).

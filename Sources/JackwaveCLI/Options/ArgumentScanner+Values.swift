@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// The kinds of value an option takes, each read and checked in one place so that every
 /// option of a kind fails with the same words: `-c must be between 1 and 1024, not 0`.

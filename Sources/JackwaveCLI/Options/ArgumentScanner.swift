@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// Walks `argv` one option at a time: `--name value`, `--name=value`, `-x value`, `-xvalue`.
 ///

@@ -1,5 +1,6 @@
-import JackwaveHost
 import Glibc
+import JackwaveHost
+import JackwaveRunSupport
 
 /// `jackwave --arguments FILE [more…]`: the command line from a file, one argument per line,
 /// for a service (`scripts/jackwave@.service`), where a shell's quoting is not at hand and

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// A command's whole command line as data: what it is for, its usage, its positional
 /// argument, its options in help sections. Its parser, its `--help` (`HelpText`), the man page

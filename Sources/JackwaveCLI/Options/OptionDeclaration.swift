@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 /// One option of a command, declared once: how it is spelled, what its help says, and what
 /// it does to the command's options. A command's parser, its `--help`, the man page and the

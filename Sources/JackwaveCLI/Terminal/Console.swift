@@ -1,5 +1,6 @@
 import Glibc
 import JackwaveHost
+import JackwaveRunSupport
 
 /// Lines for the user on stderr, every one prefixed `jackwave: `; help on stdout.
 ///

@@ -1,3 +1,4 @@
+import JackwaveAnalysis
 import JackwaveHost
 
 /// The meter is what the run's level pipeline shows its blocks on.

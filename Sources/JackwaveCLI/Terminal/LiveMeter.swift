@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JackwaveAnalysis
 import JackwaveHost
 
 /// The live meter on stderr: meter state fed from the level ring, redrawn at 25 frames a

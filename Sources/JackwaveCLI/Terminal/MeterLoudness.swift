@@ -1,3 +1,4 @@
+import JackwaveAnalysis
 import JackwaveHost
 
 /// What the meter shows of the live loudness (`--loudness`): the latest reading's M, S, I

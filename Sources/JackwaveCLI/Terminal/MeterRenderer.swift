@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import JackwaveHost
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// The live meter as text: a pure function of `MeterState` (plus names, connections,

@@ -1,5 +1,6 @@
 import Glibc
 import JackwaveHost
+import JackwaveRunSupport
 
 /// The terminal's side of a run: the meter, the keys that change a tone or drop a marker, the
 /// tone's status line, lines said above the meter, and Ctrl-C. When things happen is the

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JackwaveEngine
 import JackwaveSoundFiles
 
 /// The capture latency of each of a run's inputs at one moment (`LatencyWatch.read`), and

@@ -1,3 +1,4 @@
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// What a run says of its inputs' capture latency, across its connections: a line and one

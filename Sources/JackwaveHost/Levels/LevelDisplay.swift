@@ -1,3 +1,5 @@
+import JackwaveAnalysis
+
 /// A live view of the levels (the terminal's meter): fed every block the callback measured,
 /// and given a turn to draw on every pass of the main loop. Main thread only.
 public protocol LevelDisplay: AnyObject {

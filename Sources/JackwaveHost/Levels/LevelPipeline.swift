@@ -1,5 +1,8 @@
+import JackwaveAnalysis
 import JackwaveDSP
+import JackwaveEngine
 import JackwaveLevelStream
+import JackwaveRecording
 
 /// The main thread's consumer of the level ring, for the whole run: feeds the `--levels`
 /// stream and the live display (the terminal's meter) from the same blocks, and reports lost

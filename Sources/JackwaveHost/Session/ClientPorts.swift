@@ -1,3 +1,6 @@
+import JackwaveEngine
+import JackwaveRunSupport
+
 /// One client's ports and the connections planned for them: registered, and the patterns
 /// resolved, on an open client, before anything is created on disk.
 struct ClientPorts {

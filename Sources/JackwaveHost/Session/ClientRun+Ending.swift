@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import JackwaveDSP
+import JackwaveRecording
 import JackwaveSoundFiles
 
 /// The end of a turn: the callback stopped, the rings drained, the files closed.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import JackwaveDSP
+import JackwaveEngine
 import JackwaveSoundFiles
 
 /// The turn's main loop: the stop conditions, the tone's fade, the ports, the clock and the

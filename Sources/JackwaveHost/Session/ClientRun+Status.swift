@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import JackwaveDSP
+import JackwaveRecording
 import JackwaveSoundFiles
 
 /// What a turn says while it runs: its lines, and the status line's figures.

@@ -1,6 +1,10 @@
 import FoundationEssentials
 import Glibc
+import JackwaveAnalysis
 import JackwaveDSP
+import JackwaveEngine
+import JackwaveRecording
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// One JACK client's turn in a run: from `jack_activate` to the end of its audio. A run has
@@ -87,7 +91,9 @@ final class ClientRun {
                                           })
         latencyWatch = LatencyWatch(client: client, inputs: ports.inputs)
         reconnector = SourceReconnector(plan: ports.plan, inputs: ports.inputs, client: client, notifications: notifications,
-                                        messages: parts.messages, observer: observer, signals: signals)
+                                        messages: parts.messages, signals: signals) { [observer] kind, port, input, frame in
+            observer.source(kind, port: port, input: input, streamFrame: frame)
+        }
         var pipeline: RecordingPipeline?
         if let files = parts.files {
             do throws(RecordingSetupError) { pipeline = try RecordingPipeline(files: files) } catch {

@@ -1,5 +1,10 @@
 import FoundationEssentials
 import Glibc
+import JackwaveAnalysis
+import JackwaveEngine
+import JackwaveRecording
+import JackwaveRunSupport
+import JackwaveUnattended
 import Synchronization
 
 /// What the user (the terminal's keys, SIGUSR1) and remote control (OSC) may do to a run,

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Glibc
+import JackwaveRecording
+import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveStreaming
 
 /// The checks a run's options must pass before anything is touched: the ones that need only
 /// the disk (`checkOutputs`, before JACK), and the ones that need the server's rate, period

@@ -1,5 +1,9 @@
+import JackwaveAnalysis
 import JackwaveLevelStream
+import JackwaveRecording
 import JackwaveSoundFiles
+import JackwaveStreaming
+import JackwaveUnattended
 
 /// Everything the main command (`--record`, `--tone`, or monitoring) was asked to do: the
 /// plain value the command line is parsed into (range-checked, not yet checked against the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// What a run's connections received between them (`--reconnect`): summed turn by turn so

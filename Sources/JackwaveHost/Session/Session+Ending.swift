@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import JackwaveAnalysis
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 extension Session {
@@ -150,5 +152,3 @@ extension Session {
     }
 }
 
-/// "1 channel", "2 channels".
-func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

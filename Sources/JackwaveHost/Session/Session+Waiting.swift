@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JackwaveEngine
 
 extension Session {
     /// How often a lost server is looked for: twice a second, a modest load on a machine

@@ -1,7 +1,11 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import JackwaveEngine
+import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveStreaming
+import JackwaveUnattended
 
 /// One jackwave run (`--record`, `--tone`, or metering), from its options to its summary:
 /// the one place where a run is built and its connections come and go.

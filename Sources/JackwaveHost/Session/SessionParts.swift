@@ -1,7 +1,13 @@
 import FoundationEssentials
 import Glibc
+import JackwaveAnalysis
+import JackwaveEngine
 import JackwaveLevelStream
+import JackwaveRecording
+import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveStreaming
+import JackwaveUnattended
 
 /// Everything a run keeps from its first connection to its last: built once, when the first
 /// connection has told the server's rate and the ports, in the order that keeps the rules

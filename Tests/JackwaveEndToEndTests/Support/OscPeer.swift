@@ -1,5 +1,6 @@
 import Foundation
 import JackwaveHost
+import JackwaveUnattended
 
 /// The other end of jackwave's OSC: a listener of its own (jackwave's `OscListener`, liblo
 /// underneath) that sends requests from its port and collects what comes back.

@@ -1,5 +1,7 @@
 import JackwaveDSP
+@testable import JackwaveEngine
 @testable import JackwaveHost
+@testable import JackwaveRunSupport
 
 /// Drives a `RealtimeEngine` offline, as the JACK callback would, over inputs whose every
 /// sample tells where it came from: `sample(frame:channel:)`.

@@ -1,4 +1,5 @@
 @testable import JackwaveHost
+@testable import JackwaveRecording
 
 extension RecordingPipeline {
     /// A pipeline writing `spec`'s files, its first file open as a run opens it (none when

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 extension RunOptionsParser {
     /// Options that answer a question and exit.

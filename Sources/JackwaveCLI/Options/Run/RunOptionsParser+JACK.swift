@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 extension RunOptionsParser {
     /// Which server, and the client's name on it.

@@ -1,5 +1,6 @@
 import JackwaveHost
 import JackwaveLevelStream
+import JackwaveRunSupport
 
 extension RunOptionsParser {
     /// `--target` bounds: −60 LUFS is near the gate's silence, 0 above anything playable.

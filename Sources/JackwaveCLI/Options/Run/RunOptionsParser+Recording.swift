@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 extension RunOptionsParser {

@@ -1,5 +1,9 @@
+import JackwaveAnalysis
 import JackwaveHost
+import JackwaveRecording
+import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveStreaming
 
 extension RunOptionsParser {
     /// A recorder left running for months (issue 25): compressed archives, a live stream,

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 extension RunOptionsParser {
     /// Leaving jackwave armed: takes started by a level or the JACK transport, with pre-roll.

@@ -1,4 +1,5 @@
 import JackwaveHost
+import JackwaveRunSupport
 
 extension RunOptionsParser {
     /// `--tone` and how it sounds and where it goes; the keys that change it while it plays.

@@ -1,4 +1,6 @@
 import JackwaveHost
+import JackwaveRunSupport
+import JackwaveUnattended
 
 extension RunOptionsParser {
     /// Running where nobody watches: events for a supervisor, a hook per finished file,

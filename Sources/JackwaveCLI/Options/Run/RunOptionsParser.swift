@@ -1,7 +1,8 @@
-import JackwaveHost
 import FoundationEssentials
 import Glibc
+import JackwaveHost
 import JackwaveLevelStream
+import JackwaveRunSupport
 import JackwaveSoundFiles
 
 /// The main command's command line (everything but the `plot` and `levels` subcommands):

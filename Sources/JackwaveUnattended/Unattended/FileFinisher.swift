@@ -1,0 +1,153 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import JackwavePlot
+import JackwaveRecording
+import JackwaveRunSupport
+import JackwaveSoundFiles
+import Synchronization
+
+/// What happens to each file once the writer has finalized it, on a thread of its own so
+/// that the writer never waits: its markers written in as cue points, its picture drawn
+/// (`--plot`), its loudness and its take's measured (`--loudness` with numbered files), and
+/// then, with all that in place, its `--on-close` command queued.
+///
+/// Files are finished one at a time, in the order they were closed. The queue is bounded:
+/// a file that finds it full (a disk or a plot that cannot keep up with one-second pieces)
+/// keeps its audio and is reported, but gets no cues, picture or hook.
+package final class FileFinisher: @unchecked Sendable {
+    /// One closed file, with the markers that fall in it (number and timeline frame).
+    struct Job: Sendable {
+        let file: RecordedFile
+        let markers: [(number: Int, frame: Int64)]
+    }
+
+    /// Files waiting at most: an hour of one-second pieces.
+    static let queueCapacity = 3600
+
+    let spec: RecordingSpec
+    /// `--plot OUT`: each file's picture is OUT with the file's numbers (`FileNaming.companion`).
+    let plotPath: String?
+    /// What a picture does with a file already at its name: replaced under `--force`, else
+    /// drawn under the next free name (said), as a recording's piece would be.
+    let existingPicture: PictureFile.Existing
+    let hook: CloseHook?
+    let events: EventLog?
+    /// Retention (`--keep`, `--keep-space`): told when each file is done with, and prunes then.
+    let keeper: FileKeeper?
+    /// Per file and per take loudness, when asked for.
+    private var loudness: FileLoudnessReport?
+    /// Lines for the run to say (markers placed, pictures drawn, failures).
+    package let messages = MessageQueue()
+    private let queue = Mutex<(jobs: [Job], closing: Bool, refused: Int)>(([], false, 0))
+    private let wake = DispatchSemaphore(value: 0)
+    private let thread = WorkerThread(name: "jackwave-files")
+    /// A picture could not be drawn (the run then exits 1; its files are complete).
+    package let plotFailed = Atomic<Bool>(false)
+
+    /// Finishes files of `spec`, drawing them to `plotPath`'s companions and measuring their
+    /// loudness if `measuresLoudness` (events to `events`), then queueing them for `hook`.
+    package init(spec: RecordingSpec, plotPath: String?, replacingPictures: Bool = false, measuresLoudness: Bool, events: EventLog?,
+         hook: CloseHook?, keeper: FileKeeper? = nil) {
+        self.spec = spec
+        self.plotPath = plotPath
+        existingPicture = replacingPictures ? .replace : .nextFreeName
+        self.hook = hook
+        self.events = events
+        self.keeper = keeper
+        loudness = measuresLoudness ? FileLoudnessReport() : nil
+        thread.start { [self] in run() }
+    }
+
+    /// Whether any work is asked of it: cues are worth writing only where the format keeps
+    /// them; otherwise a plot or a hook.
+    static func isNeeded(plotPath: String?, hook: CloseHook?) -> Bool { plotPath != nil || hook != nil }
+
+    /// Queues a finalized file (writer thread, or main thread at the end).
+    func enqueue(_ job: Job) {
+        let accepted = queue.withLock { q in
+            guard q.jobs.count < Self.queueCapacity else {
+                q.refused += 1
+                return false
+            }
+            q.jobs.append(job)
+            return true
+        }
+        if accepted {
+            wake.signal()
+        } else {
+            messages.post("\(job.file.path): too many files waiting to be finished; its markers, picture and --on-close are left out")
+        }
+    }
+
+    /// Finishes every queued file, then stops the thread (and the hook's, once its commands ran).
+    package func finish() {
+        queue.withLock { $0.closing = true }
+        wake.signal()
+        _ = thread.wait(timeout: 365 * 86400)
+    }
+
+    private func run() {
+        while true {
+            wake.wait()
+            while let job = queue.withLock({ $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }) {
+                finish(job)
+            }
+            if queue.withLock({ $0.closing && $0.jobs.isEmpty }) {
+                if let done = loudness?.finishTake() { report(done, frame: nil) }
+                return
+            }
+        }
+    }
+
+    /// Where the last file finished ended on the run's timeline.
+    private var lastEnd: Int64 = 0
+
+    private func finish(_ job: Job) {
+        let file = job.file
+        lastEnd = file.endFrame
+        if !job.markers.isEmpty { writeCues(job.markers, into: file) }
+        if let plotPath {
+            let picture = spec.companion(plotPath, for: file)
+            do throws(PlotError) {
+                let drawn = try Plot.draw(file.path, to: picture, existing: existingPicture)
+                messages.post(drawn == picture ? "plot: \(picture)" : "plot: \(picture) exists, so drawn as \(drawn)")
+            } catch {
+                messages.post("--plot: \(error.message)")
+                plotFailed.store(true, ordering: .relaxed)
+            }
+        }
+        if loudness != nil {
+            for done in loudness!.measure(file) { report(done, frame: file.endFrame) }
+        }
+        if let hook {
+            // Kept from retention until its command has run (`CloseHook`'s `ran`).
+            keeper?.protectForHook(file.path)
+            hook.fileClosed(file.path, frame: file.endFrame)
+        }
+        keeper?.finished(file.path, frame: file.endFrame)
+    }
+
+    /// Says a loudness line and writes its event (at `frame`, or at the last file's end).
+    private func report(_ result: (line: String, event: RunEventKind, fields: [(String, EventLog.Value)]), frame: Int64?) {
+        messages.post(result.line)
+        events?.emit(result.event, frame: frame ?? lastEnd, result.fields)
+    }
+
+    /// Writes the file's markers as cue points (rewriting it once), at their frames within it.
+    private func writeCues(_ markers: [(number: Int, frame: Int64)], into file: RecordedFile) {
+        let positions = markers.map { marker in
+            min(spec.fileFrames(fromInputFrames: marker.frame - file.firstFrame), max(0, file.frames - 1))
+        }
+        for (marker, position) in zip(markers, positions) {
+            let seconds = String(printf: "%.3f s", Double(marker.frame) / Double(spec.inputRate))
+            messages.post("marker \(marker.number) at \(seconds): \(FileNames.lastComponent(file.path)) frame \(position)")
+        }
+        do throws(SoundFileError) {
+            let identity = try SoundFile.addCues(positions, to: file.path)
+            keeper?.rewritten(file.path, identity: identity)
+        } catch {
+            messages.post("markers not written into \(file.path): \(error.reason) (listed here only)")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import JackwaveRecording
+import JackwaveRunSupport
+import Synchronization
+
+/// What watches a whole run from outside its connections: it turns the files' openings and
+/// closings (writer thread), the counters in `EngineSignals` and the connection reports
+/// (main thread) into `--events` lines, and hands each finalized file, with the markers that
+/// fall in it, to the file finisher (cues, picture, `--on-close`) and its take to the ledger.
+///
+/// One observer lives for the whole command, across reconnects: `frameBase` carries the
+/// run's timeline from one connection to the next.
+public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
+    public let events: EventLog?
+    let finisher: FileFinisher?
+    let takes: TakeLedger?
+    let markers: MarkerBook
+    /// Frames received in earlier connections (`--reconnect`): added to this connection's
+    /// stream position. Set by the main thread while no writer runs; read by the writer
+    /// (relaxed: the writer thread is started after the store, which orders the two).
+    public let frameBase = Atomic<Int64>(0)
+    /// The counters already turned into events (`xrun`, `dropped`, `skipped`), in that order.
+    private var reported = [0, 0, 0]
+
+    public convenience init(events: EventLog?, markers: MarkerBook) {
+        self.init(events: events, finisher: nil, takes: nil, markers: markers)
+    }
+
+    package init(events: EventLog?, finisher: FileFinisher?, takes: TakeLedger?, markers: MarkerBook) {
+        self.events = events
+        self.finisher = finisher
+        self.takes = takes
+        self.markers = markers
+    }
+
+    /// The stream position `streamFrame` of this connection on the run's timeline.
+    public func timeline(streamFrame: Int) -> Int64 { frameBase.load(ordering: .relaxed) + Int64(streamFrame) }
+
+    public func fileStarted(_ file: RecordedFile) {
+        events?.emit(.fileOpened, frame: file.firstFrame, [("path", .string(file.path))])
+    }
+
+    public func fileClosed(_ file: RecordedFile) {
+        events?.emit(.fileClosed, frame: file.endFrame, [("path", .string(file.path)), ("frames", .int(file.frames)),
+                                                         ("ok", .bool(file.ok))])
+        takes?.add(file)
+        let claimed = markers.claim(from: file.firstFrame, to: file.endFrame)
+        if file.ok { finisher?.enqueue(FileFinisher.Job(file: file, markers: claimed)) }
+    }
+
+    /// A connection made or broken, as the main thread reports it.
+    package func connection(from: String, to: String, connected: Bool, streamFrame: Int) {
+        events?.emit(connected ? .connected : .disconnected, frame: timeline(streamFrame: streamFrame),
+                     [("from", .string(from)), ("to", .string(to))])
+    }
+
+    /// A source port that went (`.sourceGone`) or is connected again (`.sourceBack`).
+    package func source(_ kind: RunEventKind, port: String, input: String, streamFrame: Int) {
+        events?.emit(kind, frame: timeline(streamFrame: streamFrame), [("port", .string(port)), ("input", .string(input))])
+    }
+
+    /// On each pass of the main loop: xruns, dropped frames and frames the server skipped
+    /// since the last pass.
+    public func poll(_ signals: EngineSignals) {
+        let frame = timeline(streamFrame: signals.streamFrames.load(ordering: .relaxed))
+        guard let events else { return }
+        let counters: [(RunEventKind, String, Int)] = [
+            (.xrun, "count", signals.xruns.load(ordering: .relaxed)),
+            (.dropped, "frames", signals.droppedFrames.load(ordering: .relaxed)),
+            (.skipped, "frames", signals.skippedFrames.load(ordering: .relaxed)),
+        ]
+        for (i, (kind, field, total)) in counters.enumerated() where total > reported[i] {
+            events.emit(kind, frame: frame, [(field, .int(Int64(total - reported[i])))])
+            reported[i] = total
+        }
+    }
+
+    /// A new connection's counters start from 0 again (`--reconnect`), at `timelineBase`.
+    public func beginConnection(timelineBase: Int64) {
+        reported = [0, 0, 0]
+        frameBase.store(timelineBase, ordering: .relaxed)
+    }
+}
