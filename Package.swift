@@ -78,14 +78,14 @@ let package = Package(
         /// The live stream to Icecast (libshout, dlopened). No JACK.
         .target(name: "JackwaveStreaming", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CShout"]),
         /// The recording: the writer, files and pieces, takes, markers, retention; libsoxr for
-        /// `--rate`. It feeds the analysis and the stream. No JACK.
-        .target(name: "JackwaveRecording", dependencies: ["JackwaveRunSupport", "JackwaveAnalysis", "JackwaveStreaming",
-                                                          "JackwaveDSP", "JackwaveSoundFiles", "CSoxr", "CGlibcExtras"]),
+        /// `--rate`. The writer feeds the analysis and the stream as `FrameSink`s that the
+        /// session plugs in, without depending on them. No JACK.
+        .target(name: "JackwaveRecording", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CSoxr",
+                                                          "CGlibcExtras"]),
         /// What a run does unattended around its files: the finisher (cues, pictures, loudness
         /// reports, `--on-close`), the observer of events, OSC over liblo. No JACK.
         .target(name: "JackwaveUnattended", dependencies: ["JackwaveRunSupport", "JackwaveAnalysis", "JackwaveRecording",
-                                                           "JackwaveStreaming", "JackwaveSoundFiles", "JackwaveLoudness",
-                                                           "JackwavePlot", "CLo"]),
+                                                           "JackwaveSoundFiles", "JackwaveLoudness", "JackwavePlot", "CLo"]),
         /// A run: its validated options, the session that composes the parts above, the level
         /// stream and meters, the latency report.
         .target(name: "JackwaveHost", dependencies: ["JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",

@@ -1,4 +1,5 @@
 import JackwaveDSP
+import JackwaveRunSupport
 import Synchronization
 
 /// The frames a live stream gets: copies of what the recording writer wrote, handed over
@@ -89,4 +90,11 @@ public final class StreamFeed: @unchecked Sendable {
         offeredFrames.add(Int64(count), ordering: .relaxed)
         arrived.signal()
     }
+}
+
+/// The writer hands the stream every frame it takes, and silence for frames dropped: a
+/// listener hears what the archive holds.
+extension StreamFeed: FrameSink {
+    package func take(_ frames: UnsafePointer<Float>, count: Int, at frame: Int64) { offer(frames, count: count) }
+    package func takeSilence(count: Int, at frame: Int64) { offerSilence(count) }
 }

@@ -111,7 +111,7 @@ struct EngineDropTests {
         let messages = MessageQueue()
         let ring = try #require(e.engine.audioRing)
         let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec), ring: ring,
-                                     drops: e.engine.dropRing, inputRate: 48000, messages: messages, loudness: nil, takes: nil)
+                                     drops: e.engine.dropRing, inputRate: 48000, messages: messages, takes: nil)
         for _ in 0..<6 { e.cycle() }       // 0..<256 in the ring, 256..<384 dropped
         writer.start()
         // The writer empties the ring; wait for that (bounded), as the callback would not.

@@ -20,7 +20,7 @@ struct WriterPassTests {
         let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec),
                                      ring: SPSCRing<Float>(minimumCapacity: ringFrames, width: channels),
                                      drops: SPSCRing<DropEvent>(minimumCapacity: 4, width: 1), inputRate: 48000,
-                                     messages: MessageQueue(), loudness: nil, takes: nil)
+                                     messages: MessageQueue(), takes: nil)
         defer { writer.pipeline?.files.close() }
         return (writer.pollInterval, writer.ring.capacity)
     }

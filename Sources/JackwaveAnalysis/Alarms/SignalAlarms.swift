@@ -1,4 +1,5 @@
 import Glibc
+import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
 
@@ -128,4 +129,11 @@ public struct AlarmState: Sendable, Equatable {
     public static func == (a: AlarmState, b: AlarmState) -> Bool {
         a.silentSince == b.silentSince && a.lastClipping?.frame == b.lastClipping?.frame && a.lastClipping?.count == b.lastClipping?.count
     }
+}
+
+/// The alarms watch the sources' frames; silence written for dropped frames is not a
+/// source's dead air (the drop is reported as such), so they pass over it.
+extension SignalAlarms: FrameSink {
+    package func take(_ frames: UnsafePointer<Float>, count: Int, at frame: Int64) { add(frames: frames, count: count, start: frame) }
+    package func takeSilence(count: Int, at frame: Int64) {}
 }

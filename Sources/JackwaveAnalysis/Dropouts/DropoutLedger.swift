@@ -159,3 +159,10 @@ public final class DropoutCounter {
         ledger.settle(through: timelineBase + detector.settledFrame)
     }
 }
+
+/// The detector sees every frame the writer takes, and skips the silence written for
+/// frames jackwave dropped itself (those are counted as drops, not dropouts).
+extension DropoutCounter: FrameSink {
+    package func take(_ frames: UnsafePointer<Float>, count: Int, at frame: Int64) { feed(frames, frames: count) }
+    package func takeSilence(count: Int, at frame: Int64) { skip(frames: count) }
+}

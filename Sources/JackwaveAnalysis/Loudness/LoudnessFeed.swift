@@ -238,3 +238,10 @@ public final class LoudnessFeed: @unchecked Sendable {
         newest.withLock { $0 = reading }
     }
 }
+
+/// The writer hands the analysis every frame it takes, and silence for frames dropped (the
+/// meter reads what the file holds).
+extension LoudnessFeed: FrameSink {
+    package func take(_ frames: UnsafePointer<Float>, count: Int, at frame: Int64) { offer(frames, count: count) }
+    package func takeSilence(count: Int, at frame: Int64) { offerSilence(count) }
+}

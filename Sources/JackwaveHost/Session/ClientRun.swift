@@ -106,15 +106,15 @@ final class ClientRun {
         } else {
             takes = nil
         }
-        if let ring = engine.audioRing, pipeline != nil || parts.loudness != nil || parts.stream != nil || parts.alarms != nil {
+        // What the writer feeds beside the files; the dropout detection only beside them.
+        let consumers: [(any FrameSink)?] = [parts.alarms, parts.loudness, parts.stream?.feed]
+        let dropouts = parts.dropouts.map {
+            DropoutCounter(ledger: $0, timelineBase: timelineBase, thresholds: .default(sampleRate: rate, period: client.bufferSize))
+        }
+        if let ring = engine.audioRing, pipeline != nil || consumers.contains(where: { $0 != nil }) {
             writer = RecordingWriter(pipeline: pipeline, ring: ring, drops: engine.dropRing, inputRate: rate,
-                                     messages: parts.messages, loudness: parts.loudness, stream: parts.stream?.feed,
-                                     alarms: parts.alarms, timelineBase: timelineBase, takes: takes,
-                                     dropouts: parts.dropouts.map {
-                                         DropoutCounter(ledger: $0, timelineBase: timelineBase,
-                                                        thresholds: .default(sampleRate: rate, period: client.bufferSize))
-                                     },
-                                     stallMicroseconds: writerStallMicroseconds)
+                                     messages: parts.messages, sinks: (consumers + [dropouts]).compactMap { $0 },
+                                     timelineBase: timelineBase, takes: takes, stallMicroseconds: writerStallMicroseconds)
         } else {
             writer = nil
         }

@@ -2,17 +2,15 @@ import CGlibcExtras
 import Dispatch
 import FoundationEssentials
 import Glibc
-import JackwaveAnalysis
 import JackwaveDSP
 import JackwaveRunSupport
 import JackwaveSoundFiles
-import JackwaveStreaming
 import Synchronization
 
 /// The non-realtime thread that drains the audio ring into the recording's files, and hands
-/// every frame to the live loudness analysis, the live stream, the alarms and the dropout
-/// detection. Without files (`--loudness` while only metering, `--stream` or `--silence`
-/// alone) it drains the ring for them alone.
+/// every frame to its sinks (`FrameSink`: the live loudness analysis, the live stream, the
+/// alarms, the dropout detection, as the session plugs them in). Without files (`--loudness`
+/// while only metering, `--stream` or `--silence` alone) it drains the ring for them alone.
 ///
 /// It hands the ring's regions to the pipeline (which writes them without a copy unless it
 /// converts the rate or rounds to 16/24 bits), fills announced gaps with silence so the
@@ -87,38 +85,25 @@ public final class RecordingWriter: @unchecked Sendable {
     /// `stalledPassFrames` per pass: a slow disk, for real, without a slow disk.
     let stallMicroseconds: UInt32
     static let stalledPassFrames = 4096
-    /// The live loudness analysis (`--loudness`), handed a copy of every frame taken (at the
-    /// server's rate, gaps as silence); it never makes the writer wait.
-    let loudness: LoudnessFeed?
-    /// The live stream (`--stream`), handed a copy of every frame taken as `loudness` is
-    /// (armed or not: a stream carries the live feed); it never makes the writer wait.
-    let stream: StreamFeed?
-    /// Dead air and clipping (`--silence`, `--clip`), judged on every frame taken from the
-    /// ring (not the silence written for dropped frames: no input was heard there), placed on
-    /// the run's timeline from `timelineBase` (this connection's frame 0).
-    let alarms: SignalAlarms?
+    /// Handed every frame taken, at the server's rate (armed or not: a stream carries the
+    /// live feed), and the silence written for dropped frames, each placed on the run's
+    /// timeline from `timelineBase` (this connection's frame 0). None makes the writer wait.
+    let sinks: [any FrameSink]
     let timelineBase: Int64
-    /// The connection's dropout detection, shown every frame taken from the ring (what the
-    /// sources delivered); the silence written for dropped frames is skipped, not shown.
-    let dropouts: DropoutCounter?
 
-    /// A writer for `pipeline`'s files (or for `loudness`, `stream` or `alarms` alone), fed by
-    /// `ring` (width = the channels) and `drops`, at the server's `inputRate`.
+    /// A writer for `pipeline`'s files (or for `sinks` alone), fed by `ring` (width = the
+    /// channels) and `drops`, at the server's `inputRate`.
     package init(pipeline: RecordingPipeline?, ring: SPSCRing<Float>, drops: SPSCRing<DropEvent>, inputRate: Int,
-                 messages: MessageQueue, loudness: LoudnessFeed?, stream: StreamFeed? = nil, alarms: SignalAlarms? = nil,
-                 timelineBase: Int64 = 0, takes: (any TakeGate)?, dropouts: DropoutCounter? = nil,
+                 messages: MessageQueue, sinks: [any FrameSink] = [], timelineBase: Int64 = 0, takes: (any TakeGate)?,
                  stallMicroseconds: UInt32 = 0) {
-        precondition(pipeline != nil || loudness != nil || stream != nil || alarms != nil)
+        precondition(pipeline != nil || !sinks.isEmpty)
         self.pipeline = pipeline
-        self.stream = stream
-        self.alarms = alarms
+        self.sinks = sinks
         self.timelineBase = timelineBase
-        self.dropouts = dropouts
         self.takes = takes
         self.ring = ring
         self.drops = drops
         self.messages = messages
-        self.loudness = loudness
         self.channels = ring.width
         self.inputRate = inputRate
         self.stallMicroseconds = stallMicroseconds
@@ -245,31 +230,24 @@ public final class RecordingWriter: @unchecked Sendable {
         guard r.count > 0 else { return 0 }
         presence.observe(r.first, frames: r.firstCount)
         if r.secondCount > 0 { presence.observe(r.second, frames: r.secondCount) }
-        if let alarms {
-            let at = timelineBase + Int64(framesTaken.load(ordering: .relaxed))
-            alarms.add(frames: r.first, count: r.firstCount, start: at)
-            if r.secondCount > 0 { alarms.add(frames: r.second, count: r.secondCount, start: at + Int64(r.firstCount)) }
-        }
+        let at = timelineBase + Int64(framesTaken.load(ordering: .relaxed))
         guard put(r.first, frames: r.firstCount) else { return 0 }
         if r.secondCount > 0 { guard put(r.second, frames: r.secondCount) else { return 0 } }
-        loudness?.offer(r.first, count: r.firstCount)
-        if r.secondCount > 0 { loudness?.offer(r.second, count: r.secondCount) }
-        stream?.offer(r.first, count: r.firstCount)
-        if r.secondCount > 0 { stream?.offer(r.second, count: r.secondCount) }
-        dropouts?.feed(r.first, frames: r.firstCount)
-        if r.secondCount > 0 { dropouts?.feed(r.second, frames: r.secondCount) }
+        for sink in sinks {
+            sink.take(r.first, count: r.firstCount, at: at)
+            if r.secondCount > 0 { sink.take(r.second, count: r.secondCount, at: at + Int64(r.firstCount)) }
+        }
         ring.commitRead(r.count)
         return r.count
     }
 
     private func writeSilence(frames: Int64) {
-        dropouts?.skip(frames: Int(frames))
         var left = frames
         while left > 0 && !failed.load(ordering: .relaxed) {
             let n = Int(min(left, Int64(zeroFrames)))
+            let at = timelineBase + Int64(framesTaken.load(ordering: .relaxed))
             guard put(zeros, frames: n) else { return }
-            loudness?.offerSilence(n)
-            stream?.offerSilence(n)
+            for sink in sinks { sink.takeSilence(count: n, at: at) }
             left -= Int64(n)
         }
     }
