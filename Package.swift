@@ -82,10 +82,11 @@ let package = Package(
         /// session plugs in, without depending on them. No JACK.
         .target(name: "JackwaveRecording", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CSoxr",
                                                           "CGlibcExtras"]),
-        /// What a run does unattended around its files: the finisher (cues, pictures, loudness
-        /// reports, `--on-close`), the observer of events, OSC over liblo. No JACK.
+        /// What a run does unattended around its files: the finisher (cues, pictures drawn by
+        /// what the CLI hands in, loudness reports, `--on-close`), the observer of events, OSC
+        /// over liblo. No JACK, no cairo.
         .target(name: "JackwaveUnattended", dependencies: ["JackwaveRunSupport", "JackwaveAnalysis", "JackwaveRecording",
-                                                           "JackwaveSoundFiles", "JackwaveLoudness", "JackwavePlot", "CLo"]),
+                                                           "JackwaveSoundFiles", "JackwaveLoudness", "CLo"]),
         /// A run: its validated options, the session that composes the parts above, the level
         /// stream and meters, the latency report.
         .target(name: "JackwaveHost", dependencies: ["JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",

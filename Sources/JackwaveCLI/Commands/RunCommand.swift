@@ -1,5 +1,7 @@
 import JackwaveHost
+import JackwavePlot
 import JackwaveSoundFiles
+import JackwaveUnattended
 
 /// The main command: record, play a tone, meter and export levels, in one JACK client.
 ///
@@ -18,7 +20,17 @@ public enum RunCommand {
         let session: Session
         do throws(SessionError) {
             // A remote `/jackwave/stop` is an interrupt, exactly as Ctrl-C.
-            session = try Session(options: o, frontEnd: frontEnd, requestStop: { SignalTrap.interruptFromRemote() })
+            // --plot's pictures: an existing one is replaced under --force, else drawn under
+            // the next free name (said), as a recording's piece would be.
+            let existing: PictureFile.Existing = o.force ? .replace : .nextFreeName
+            session = try Session(options: o, frontEnd: frontEnd, requestStop: { SignalTrap.interruptFromRemote() },
+                                  drawPicture: { recording, picture in
+                                      do throws(PlotError) {
+                                          return .success(try Plot.draw(recording, to: picture, existing: existing))
+                                      } catch {
+                                          return .failure(PictureFailure(error.message))
+                                      }
+                                  })
         } catch {
             Console.error(error.message)
             return error.exitCode

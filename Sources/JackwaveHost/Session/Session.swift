@@ -26,6 +26,7 @@ public final class Session {
     /// The environment as the session began, the stream's password in it; the process's own
     /// has the password no more (`init`), so that no hook, peer or child ever sees it.
     private let environment: [String: String]
+    private let drawPicture: PictureDrawing?
     /// What the keys and OSC act on, whichever turn runs.
     public let control: RunControl
     /// `--osc`: listening from `init` on, before any file.
@@ -35,10 +36,14 @@ public final class Session {
     private var current: ClientRun?
 
     /// Checks the options against the disk and starts remote control; nothing else is
-    /// touched. `requestStop` is what a remote `/jackwave/stop` does (an interrupt, as Ctrl-C).
-    public init(options o: RunOptions, frontEnd: RunFrontEnd, requestStop: @escaping @Sendable () -> Void) throws(SessionError) {
+    /// touched. `requestStop` is what a remote `/jackwave/stop` does (an interrupt, as Ctrl-C);
+    /// `drawPicture` draws `--plot`'s pictures (the CLI's, through JackwavePlot).
+    public init(options o: RunOptions, frontEnd: RunFrontEnd, requestStop: @escaping @Sendable () -> Void,
+                drawPicture: PictureDrawing? = nil) throws(SessionError) {
         options = o
         self.frontEnd = frontEnd
+        self.drawPicture = drawPicture
+        if o.plotPath != nil && drawPicture == nil { throw .usage("--plot: no way to draw pictures was given to this run") }
         environment = ProcessInfo.processInfo.environment
         unsetenv(StreamPassword.variable)
         do throws(UsageError) {
@@ -84,7 +89,8 @@ public final class Session {
         do throws(SessionError) {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
-                                     remote: remote, environment: environment, clock: RunClock.fromEnvironment(), display: { [unowned self] names, rate, target in
+                                     remote: remote, environment: environment, clock: RunClock.fromEnvironment(),
+                                     drawPicture: drawPicture, display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
                                                                   current?.ports.inputs.map(\.connections) ?? []

@@ -61,7 +61,7 @@ final class SessionParts {
     let remote: RemoteControl?
 
     init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
-         environment: [String: String], clock: RunClock, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
+         environment: [String: String], clock: RunClock, drawPicture: PictureDrawing?, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
         self.clock = clock
         let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
@@ -145,7 +145,8 @@ final class SessionParts {
         let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout, ran: ran) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
-        let finisher = spec.map { FileFinisher(spec: $0, plotPath: o.plotPath, replacingPictures: o.force, measuresLoudness: o.loudness && $0.naming.isNumbered,
+        let pictures = o.plotPath.flatMap { path in drawPicture.map { (path: path, draw: $0) } }
+        let finisher = spec.map { FileFinisher(spec: $0, pictures: pictures, measuresLoudness: o.loudness && $0.naming.isNumbered,
                                                events: events, hook: hook, keeper: keeper) }
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)

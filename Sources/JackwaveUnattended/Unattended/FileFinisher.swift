@@ -1,7 +1,6 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import JackwavePlot
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
@@ -26,11 +25,9 @@ package final class FileFinisher: @unchecked Sendable {
     static let queueCapacity = 3600
 
     let spec: RecordingSpec
-    /// `--plot OUT`: each file's picture is OUT with the file's numbers (`FileNaming.companion`).
-    let plotPath: String?
-    /// What a picture does with a file already at its name: replaced under `--force`, else
-    /// drawn under the next free name (said), as a recording's piece would be.
-    let existingPicture: PictureFile.Existing
+    /// `--plot OUT`: each file's picture is OUT with the file's numbers (`FileNaming.companion`),
+    /// drawn by `draw`.
+    let pictures: (path: String, draw: PictureDrawing)?
     let hook: CloseHook?
     let events: EventLog?
     /// Retention (`--keep`, `--keep-space`): told when each file is done with, and prunes then.
@@ -45,13 +42,13 @@ package final class FileFinisher: @unchecked Sendable {
     /// A picture could not be drawn (the run then exits 1; its files are complete).
     package let plotFailed = Atomic<Bool>(false)
 
-    /// Finishes files of `spec`, drawing them to `plotPath`'s companions and measuring their
-    /// loudness if `measuresLoudness` (events to `events`), then queueing them for `hook`.
-    package init(spec: RecordingSpec, plotPath: String?, replacingPictures: Bool = false, measuresLoudness: Bool, events: EventLog?,
-         hook: CloseHook?, keeper: FileKeeper? = nil) {
+    /// Finishes files of `spec`, drawing them to the companions of `pictures`' path and
+    /// measuring their loudness if `measuresLoudness` (events to `events`), then queueing
+    /// them for `hook`.
+    package init(spec: RecordingSpec, pictures: (path: String, draw: PictureDrawing)?, measuresLoudness: Bool, events: EventLog?,
+                 hook: CloseHook?, keeper: FileKeeper? = nil) {
         self.spec = spec
-        self.plotPath = plotPath
-        existingPicture = replacingPictures ? .replace : .nextFreeName
+        self.pictures = pictures
         self.hook = hook
         self.events = events
         self.keeper = keeper
@@ -107,12 +104,12 @@ package final class FileFinisher: @unchecked Sendable {
         let file = job.file
         lastEnd = file.endFrame
         if !job.markers.isEmpty { writeCues(job.markers, into: file) }
-        if let plotPath {
-            let picture = spec.companion(plotPath, for: file)
-            do throws(PlotError) {
-                let drawn = try Plot.draw(file.path, to: picture, existing: existingPicture)
+        if let pictures {
+            let picture = spec.companion(pictures.path, for: file)
+            switch pictures.draw(file.path, picture) {
+            case let .success(drawn):
                 messages.post(drawn == picture ? "plot: \(picture)" : "plot: \(picture) exists, so drawn as \(drawn)")
-            } catch {
+            case let .failure(error):
                 messages.post("--plot: \(error.message)")
                 plotFailed.store(true, ordering: .relaxed)
             }
