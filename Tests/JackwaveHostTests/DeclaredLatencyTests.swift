@@ -2,7 +2,8 @@ import JackwaveEngine
 import JackwaveHost
 import Testing
 
-/// `DeclaredLatency`: what `jack_port_get_latency_range` gives, as it is told.
+/// `DeclaredLatency` (JackwaveEngine): what `jack_port_get_latency_range` gives, as the
+/// run tells it (JackwaveHost).
 @Suite("Declared latency")
 struct DeclaredLatencyTests {
     @Test("a range reads as one figure when its ends agree, as both when they differ")

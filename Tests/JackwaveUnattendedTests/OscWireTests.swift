@@ -1,5 +1,4 @@
 import Foundation
-import JackwaveHost
 import JackwaveRunSupport
 import JackwaveUnattended
 import Testing

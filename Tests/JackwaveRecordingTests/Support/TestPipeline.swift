@@ -1,4 +1,3 @@
-@testable import JackwaveHost
 @testable import JackwaveRecording
 
 extension RecordingPipeline {

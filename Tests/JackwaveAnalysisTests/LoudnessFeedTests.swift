@@ -1,7 +1,6 @@
 import Foundation
 @testable import JackwaveAnalysis
 import JackwaveDSP
-@testable import JackwaveHost
 import JackwaveLoudness
 @testable import JackwaveRunSupport
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
 import JackwaveAnalysis
-import JackwaveHost
 import Testing
 
 /// The dropout detector, fed signals whose dropouts are known by construction.

@@ -1,5 +1,4 @@
 import Foundation
-import JackwaveHost
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveTestSupport

@@ -1,5 +1,4 @@
 import JackwaveEngine
-import JackwaveHost
 import Testing
 
 /// `PortWatch`: which connections to remake when a link's ports vanish and come back.

@@ -1,6 +1,5 @@
 import Foundation
 import JackwaveDSP
-@testable import JackwaveHost
 @testable import JackwaveRecording
 @testable import JackwaveRunSupport
 import JackwaveSoundFiles

@@ -1,6 +1,5 @@
 import JackwaveDSP
 @testable import JackwaveEngine
-@testable import JackwaveHost
 @testable import JackwaveRunSupport
 
 /// Drives a `RealtimeEngine` offline, as the JACK callback would, over inputs whose every

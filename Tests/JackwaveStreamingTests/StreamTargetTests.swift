@@ -1,5 +1,4 @@
 import Foundation
-import JackwaveHost
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveStreaming
@@ -40,27 +39,6 @@ struct StreamTargetTests {
                       ("192.0.2.1", false), ("127.0.0.1.example.org", false), ("[::ffff:127.0.0.1]", false), ("radio", false)])
     func loopback(host: String, expected: Bool) throws {
         #expect(try StreamTarget.parse("icecast://\(host)/a.ogg").isLoopback == expected)
-    }
-
-    @Test("a login to another machine without TLS is said to travel in clear; to this machine, or over TLS, it is not",
-          arguments: [("icecast://192.0.2.1/a.ogg", true), ("icecast://127.0.0.1/a.ogg", false),
-                      ("icecasts://192.0.2.1/a.ogg", false)])
-    func clearLoginWarned(url: String, warned: Bool) throws {
-        var options = RunOptions()
-        options.stream = try StreamTarget.parse(url)
-        let warnings = try options.checkStream(environment: [StreamPassword.variable: "secret"])
-        #expect(warnings.contains { $0.contains("in clear") } == warned, "\(warnings)")
-        #expect(!warnings.joined().contains("secret"))
-    }
-
-    @Test("--stream-ca on icecast://, which has no TLS, is refused as having no effect")
-    func authoritiesWithoutTLS() throws {
-        var options = RunOptions()
-        options.stream = try StreamTarget.parse("icecast://127.0.0.1/a.ogg")
-        options.streamCertificateAuthorities = "/etc/hostname"
-        #expect(throws: UsageError("--stream-ca has no effect on icecast://, which has no TLS: use icecasts://")) {
-            try options.checkStream(environment: [StreamPassword.variable: "secret"])
-        }
     }
 
     @Test("what is not an Icecast URL of a known codec is refused with one line naming --stream", arguments: [

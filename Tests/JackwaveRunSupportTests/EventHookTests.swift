@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-@testable import JackwaveHost
 @testable import JackwaveRunSupport
 import JackwaveTestSupport
 import Testing

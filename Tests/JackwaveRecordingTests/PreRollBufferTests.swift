@@ -1,4 +1,3 @@
-import JackwaveHost
 import JackwaveRecording
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-@testable import JackwaveHost
 @testable import JackwaveRecording
 import JackwaveSoundFiles
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import JackwaveHost
 import JackwaveRecording
 import JackwaveSoundFiles
 import Synchronization

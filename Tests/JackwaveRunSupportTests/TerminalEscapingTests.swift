@@ -1,4 +1,3 @@
-import JackwaveHost
 import JackwaveRunSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import JackwaveDSP
-import JackwaveHost
 import JackwaveRecording
 import JackwaveSoundFiles
 import JackwaveTestSupport

@@ -1,5 +1,4 @@
 import Foundation
-@testable import JackwaveHost
 @testable import JackwaveRunSupport
 import Testing
 

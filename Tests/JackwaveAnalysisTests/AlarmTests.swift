@@ -1,6 +1,5 @@
 import Foundation
 import JackwaveAnalysis
-import JackwaveHost
 import JackwaveRunSupport
 import JackwaveTestSupport
 import Testing
