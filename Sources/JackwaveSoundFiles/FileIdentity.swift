@@ -51,9 +51,19 @@ public struct FileIdentity: Sendable, Equatable {
 
     /// The tag of the open file at `descriptor`, if it has one.
     public static func readTag(_ descriptor: Int32) -> String? {
+        if case let .success(tag) = lookUpTag(descriptor) { return tag }
+        return nil
+    }
+
+    /// The tag of the open file at `descriptor`: the tag, nil when the file has none (or
+    /// one no tag of jackwave's could be), or the errno of a look that failed.
+    public static func lookUpTag(_ descriptor: Int32) -> Result<String?, TagLookupError> {
         var buffer = [UInt8](repeating: 0, count: 64)
         let n = buffer.withUnsafeMutableBytes { jackwave_get_attribute(descriptor, tagAttribute, $0.baseAddress, UInt($0.count)) }
-        return n > 0 && n < 64 ? String(decoding: buffer[..<Int(n)], as: UTF8.self) : nil
+        if n > 0 && n < 64 { return .success(String(decoding: buffer[..<Int(n)], as: UTF8.self)) }
+        // No such attribute, or one longer than any tag: not a tag of jackwave's.
+        if n >= 0 || n == -Int(ENODATA) || n == -Int(ERANGE) { return .success(nil) }
+        return .failure(TagLookupError(errno: Int32(-n)))
     }
 
     /// Copies the tag of the file at `path` (if any) onto the open file at `descriptor`: a
@@ -73,4 +83,9 @@ public struct FileIdentity: Sendable, Equatable {
         let n = jackwave_get_attribute(descriptor, tagAttribute, nil, 0)
         return n >= 0 || n == -Int(ENODATA)
     }
+}
+
+/// A look at a file's ownership tag failed (not "no tag": an error), with its errno.
+public struct TagLookupError: Error, Equatable {
+    public let errno: Int32
 }

@@ -94,7 +94,11 @@ extension SoundFile {
         // The new file carries the old one's ownership tag, so that retention still knows it
         // as jackwave's where the file system keeps no birth time.
         FileIdentity.copyTag(from: path, to: temporary.fd)
-        let identity = FileIdentity(descriptor: temporary.fd)
+        var identity = FileIdentity(descriptor: temporary.fd)
+        // The copy failed (a full disk, a quota): a tag of its own, which retention records.
+        if !identity.isProof, let tag = FileIdentity.tag(temporary.fd) {
+            identity = FileIdentity(device: identity.device, inode: identity.inode, born: nil, tag: tag)
+        }
         let target: SoundFile
         do throws(SoundFileError) {
             target = try SoundFile(writingTo: FileDescriptor(rawValue: temporary.fd), path: temporary.path, format: source.format,

@@ -155,7 +155,7 @@ struct RetentionModel {
         if open != nil { try closePiece(openNext: false) }
         retention = nil
         if Bool.random(using: &random) { limits = randomLimits() }
-        retention = try Retention(root: root, name: "m", limits: limits, monotonic: monotonic) { _ in }
+        retention = try Self.retention(root: root, limits: limits, monotonic: monotonic)
         log.append("restart \(limits)")
         try prune()
         try openPiece()
@@ -249,6 +249,22 @@ struct RetentionModel {
             own[deletion.path] = nil
             log.append("deleted \(deletion.path)")
         }
+    }
+
+    /// A new retention on the folder, as a restarted jackwave makes one. The last one's lock
+    /// is let go when it is dropped, but a process another test spawns at that moment holds a
+    /// copy of the descriptor until it execs (close-on-exec): wait for the lock, with a bound.
+    static func retention(root: String, limits: RetentionLimits, monotonic: Double) throws -> Retention {
+        let deadline = Date().addingTimeInterval(10)
+        var attempt: Result<Retention, RetentionError>
+        repeat {
+            attempt = Result { () throws(RetentionError) in
+                try Retention(root: root, name: "m", limits: limits, monotonic: monotonic) { _ in }
+            }
+            guard case let .failure(error) = attempt, error.message.hasSuffix("(its lock is held)") else { break }
+            usleep(10_000)
+        } while Date() < deadline
+        return try attempt.get()
     }
 
     /// A stranger's file at `path` (relative), with `bytes`, last written now.

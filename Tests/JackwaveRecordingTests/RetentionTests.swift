@@ -172,7 +172,7 @@ struct RetentionTests {
             _ = try make(r, "recent.flac", bytes: 10, ageDays: 0.5, now: Self.now)
         }
         let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
-        #expect(manifest.hasPrefix("{\"jackwave_manifest\":1}\n") && manifest.contains("\"path\":\"earlier.flac\""))
+        #expect(manifest.hasPrefix("{\"jackwave_manifest\":2}\n") && manifest.contains("\"path\":\"earlier.flac\""))
         var info = stat()
         #expect(stat(dir + "/.jackwave-hall.manifest", &info) == 0 && info.st_mode & 0o777 == 0o600)
         let again = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
@@ -208,6 +208,33 @@ struct RetentionTests {
         #expect(throws: RetentionError.self) { try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 1)) { _ in } }
         #expect(FileManager.default.fileExists(atPath: victim))
         unlink(victim)
+    }
+
+    @Test("an entry listed by a jackwave before tags, with neither birth time nor tag, is kept listed and never deleted")
+    func untaggedEntryKept() throws {
+        let path = dir + "/old.flac"
+        try Data(repeating: 1, count: 5000).write(to: URL(fileURLWithPath: path))
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        // As the last version wrote it where the file system kept no birth time.
+        let text = "{\"jackwave_manifest\":1}\n{\"created\":0,\"dev\":\(info.st_dev),\"ino\":\(info.st_ino),\"path\":\"old.flac\"}\n"
+        let fd = open(dir + "/.jackwave-hall.manifest", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(bytes: 1)) { _ in }
+        #expect(try prune(r).isEmpty)
+        #expect(exists("old.flac"))
+        #expect(r.listedFiles == ["old.flac"])
+    }
+
+    @Test("a rewrite that can be told from no later file is refused, and the entry keeps its old identity")
+    func unprovenRewriteRefused() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(bytes: 1 << 30)) { _ in }
+        let file = try make(r, "a.flac", bytes: 100, ageDays: 1, now: Self.now)
+        #expect(throws: RetentionError.self) {
+            try r.replaced(file.relativePath, by: FileIdentity(device: 1, inode: 2, born: nil, tag: nil))
+        }
+        #expect(r.listedFiles == ["a.flac"])
     }
 
     @Test("--keep and --keep-space read ages and sizes with their units", arguments: [

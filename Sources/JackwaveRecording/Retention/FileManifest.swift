@@ -5,7 +5,7 @@ import Glibc
 /// retention deletes those and nothing else: `.jackwave-NAME.manifest`, JSON Lines.
 ///
 /// ```
-/// {"jackwave_manifest":1}
+/// {"jackwave_manifest":2}
 /// {"born":1741957200123456789,"created":1741957200,"dev":2049,"ino":1835011,"path":"2025-03-14/1400.flac"}
 /// {"folder":"2025-03-14"}
 /// ```
@@ -44,7 +44,9 @@ struct FileManifest {
     var folders: [String] = []
 
     static let maximumBytes = 64 << 20
-    static let version = 1
+    /// 2 since entries may carry a tag: a jackwave before tags refuses the list (retention
+    /// off, said) rather than trust a tagged entry by its inode alone. 1 is still read.
+    static let version = 2
 
     /// Reads the manifest at `name` in the folder `directory` (an open descriptor); an empty
     /// one if there is none yet.
@@ -80,7 +82,7 @@ struct FileManifest {
         for (i, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
             let data = Data(line)
             if i == 0 {
-                guard let header = try? decoder.decode(Header.self, from: data), header.jackwave_manifest == version else {
+                guard let header = try? decoder.decode(Header.self, from: data), [1, version].contains(header.jackwave_manifest) else {
                     throw RetentionError("\(name): not a jackwave manifest (its first line)")
                 }
             } else if let entry = try? decoder.decode(Entry.self, from: data) {

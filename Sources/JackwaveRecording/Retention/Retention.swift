@@ -153,6 +153,9 @@ public final class Retention: @unchecked Sendable {
     /// content (the cue points' rewrite, which `rename`s a new file into place): its entry
     /// follows the new file, so that rewriting never takes a file out of retention.
     public func replaced(_ path: String, by identity: FileIdentity) throws(RetentionError) {
+        guard identity.isProof else {
+            throw RetentionError("\(path): its rewrite has neither a birth time nor an ownership tag, so it could not be told from a later file")
+        }
         try update { state in
             guard let i = state.manifest.files.firstIndex(where: { $0.path == path }) else { return }
             let old = state.manifest.files[i]
@@ -294,30 +297,39 @@ public final class Retention: @unchecked Sendable {
         case .blocked: return .unreachable
         case let .folder(fd, name):
             defer { close(fd) }
-            return sameFile(entry, in: fd, name: name).map(Lookup.same) ?? .gone
+            return lookUp(entry, in: fd, name: name)
         }
     }
 
     /// The file `name` in the folder `fd`, if it is `entry`'s: a regular file (not followed
     /// if a link) with its device and inode, and its birth time or, where the file system
-    /// keeps none, its ownership tag (`FileIdentity`). An entry with neither proves nothing.
-    private func sameFile(_ entry: FileManifest.Entry, in fd: Int32, name: String) -> stat? {
+    /// keeps none, its ownership tag (`FileIdentity`). `.gone` only on proof that it is not
+    /// (nothing there, another inode, another birth time, no tag or another); a look that
+    /// fails (a file made unreadable, out of descriptors, an I/O error), or an entry with
+    /// neither a birth time nor a tag (listed by a jackwave before tags), is `.unreachable`:
+    /// kept, never deleted.
+    private func lookUp(_ entry: FileManifest.Entry, in fd: Int32, name: String) -> Lookup {
         var info = stat()
-        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG,
-              UInt64(info.st_dev) == entry.dev, UInt64(info.st_ino) == entry.ino else { return nil }
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return errno == ENOENT ? .gone : .unreachable }
+        guard info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_dev) == entry.dev, UInt64(info.st_ino) == entry.ino else {
+            return .gone
+        }
         if let born = entry.born {
             var now: Int64 = 0
-            guard jackwave_birth_time(fd, name, &now) == 0, now == born else { return nil }
-            return info
+            guard jackwave_birth_time(fd, name, &now) == 0 else { return .unreachable }
+            return now == born ? .same(info) : .gone
         }
-        guard let tag = entry.tag else { return nil }
+        guard let tag = entry.tag else { return .unreachable }
         let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
+        guard file >= 0 else { return errno == ENOENT ? .gone : .unreachable }
         defer { close(file) }
         var opened = stat()
-        guard fstat(file, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino,
-              FileIdentity.readTag(file) == tag else { return nil }
-        return info
+        guard fstat(file, &opened) == 0 else { return .unreachable }
+        guard opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else { return .gone }
+        switch FileIdentity.lookUpTag(file) {
+        case let .success(found): return found == tag ? .same(info) : .gone
+        case .failure: return .unreachable
+        }
     }
 
     /// Unlinks the file of `entry`, checked again just before; false if it is no longer ours
@@ -325,7 +337,7 @@ public final class Retention: @unchecked Sendable {
     private func delete(_ entry: FileManifest.Entry) -> Bool {
         guard let (fd, name) = parent(of: entry.path) else { return false }
         defer { close(fd) }
-        guard sameFile(entry, in: fd, name: name) != nil else { return false }
+        guard case .same = lookUp(entry, in: fd, name: name) else { return false }
         return unlinkat(fd, name, 0) == 0
     }
 
