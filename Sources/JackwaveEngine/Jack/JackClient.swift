@@ -18,7 +18,7 @@ public final class JackClient {
     /// Opens a client without starting a server: `jack_client_open` (through the
     /// `jackwave_client_open` shim, since the C function is variadic).
     /// `server` nil means `$JACK_DEFAULT_SERVER`, else the default server.
-    public init(name: String, server: String?) throws(JackError) {
+    public convenience init(name: String, server: String?) throws(JackError) {
         var status = jack_status_t(rawValue: 0)
         let opened: OpaquePointer? = if let server {
             jackwave_client_open(name, server, &status)
@@ -26,8 +26,13 @@ public final class JackClient {
             jackwave_client_open(name, nil, &status)
         }
         guard let opened else { throw .openFailed(status: status.rawValue, server: server) }
+        self.init(opened: opened)
+    }
+
+    /// A client `jack_client_open` has opened (`PendingClientOpen`).
+    init(opened: OpaquePointer) {
         handle = opened
-        self.name = String(cString: jack_get_client_name(opened))
+        name = String(cString: jack_get_client_name(opened))
     }
 
     /// `jack_client_close` on a helper thread, waiting at most `timeout` seconds; false if

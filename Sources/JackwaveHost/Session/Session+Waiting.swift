@@ -16,14 +16,28 @@ extension Session {
     /// once the user interrupts. The run's lines (OSC, hooks) are said meanwhile.
     func waitForServer(sourceCount: Int, parts: SessionParts) -> JackClient? {
         let handled = frontEnd.interrupts
+        // The open in progress: polled each pass, never waited on, so that OSC is answered
+        // and Ctrl-C taken even while libjack hangs in it (PendingClientOpen says when).
+        var pending: PendingClientOpen?
+        defer { pending?.abandon() }
         while frontEnd.interrupts == handled {
-            usleep(Self.reconnectPoll)
             parts.flushLines(to: frontEnd)
-            frontEnd.holdInterrupts()
-            guard let client = try? JackClient(name: options.clientName, server: options.server) else {
+            if pending == nil {
+                // Held while libjack makes its threads on the opening thread, which inherit it.
+                frontEnd.holdInterrupts()
+                pending = PendingClientOpen(name: options.clientName, server: options.server)
                 frontEnd.receiveInterrupts()
+            }
+            guard let result = pending?.result(waiting: Double(Self.reconnectPoll) / 1e6) else {
+                if pending == nil { usleep(Self.reconnectPoll) }
                 continue
             }
+            pending = nil
+            guard case let .success(client) = result else {
+                usleep(Self.reconnectPoll)
+                continue
+            }
+            frontEnd.holdInterrupts()
             let deadline = Date().addingTimeInterval(Self.sourceWait)
             while sourceCount > 0 && !frontEnd.interruptPending && Date() < deadline
                     && ((try? PortPatterns.resolve(options.portPatterns, among: client.portNames(direction: .output),
