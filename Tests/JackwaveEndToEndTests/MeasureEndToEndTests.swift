@@ -146,7 +146,8 @@ struct MeasureEndToEndTests {
         let harmonics = try #require(first["harmonics"] as? [[String: Any]])
         let fundamentals = Array(Set(try harmonics.flatMap { try ($0["points"] as? [[String: Double]] ?? []).map { try point($0).hz } })).sorted()
         let truth = try MeasureTruth.compute(Self.device, sampleRate: server.sampleRate, level: -6, toneHz: 997,
-                                             frequencies: frequencies, fundamentals: fundamentals)
+                                             frequencies: frequencies, fundamentals: fundamentals,
+                                             analysisSeconds: 0.6)
         let perChannel = try #require(truth["channels"] as? [String: [String: Any]])
 
         // Response: channel 2 (the biquad) everywhere within 0.01 dB of freqz; channel 1 (the
@@ -181,7 +182,10 @@ struct MeasureEndToEndTests {
             let range = try #require(channel["dynamic_range_db"] as? Double)
             let trueThdN = try #require(t["thd_n_db"] as? Double), trueNoise = try #require(t["noise_db"] as? Double)
             let trueRange = try #require(t["dynamic_range_db"] as? Double)
-            #expect(abs(thdN - trueThdN) <= 0.1, "channel \(c + 1) THD+N \(thdN) vs \(trueThdN)")
+            // Where noise is most of the residual, its estimate over one window spreads
+            // (σ ≈ 0.06 dB): five of its σ, and never under 0.1 dB.
+            let sigma = try #require(t["thd_n_sigma_db"] as? Double)
+            #expect(abs(thdN - trueThdN) <= max(0.1, 5 * sigma), "channel \(c + 1) THD+N \(thdN) vs \(trueThdN) (σ \(sigma))")
             #expect(abs(noise - trueNoise) <= 0.5, "channel \(c + 1) noise \(noise) vs \(trueNoise)")
             #expect(abs(range - trueRange) <= 0.5, "channel \(c + 1) range \(range)")
         }

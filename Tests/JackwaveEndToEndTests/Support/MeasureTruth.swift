@@ -8,8 +8,10 @@ enum MeasureTruth {
     /// Runs the script on `device` for a measurement at `sampleRate`, sweep and tone level
     /// `level` dBFS, tone `toneHz`, with responses wanted at `frequencies` and harmonics at
     /// `fundamentals`. The result is the script's JSON, decoded.
+    /// `analysisSeconds` is the shortest window a tone's THD+N can be measured over: the
+    /// shorter, the wider the noise's estimate spreads.
     static func compute(_ device: TestDevice, sampleRate: Int, level: Double, toneHz: Double,
-                        frequencies: [Double], fundamentals: [Double]) throws -> [String: Any] {
+                        frequencies: [Double], fundamentals: [Double], analysisSeconds: Double) throws -> [String: Any] {
         let parameters: [String: Any] = [
             "fs": sampleRate, "channels": device.channels, "delay": device.delay, "level": level, "tone_hz": toneHz,
             "poly": Dictionary(uniqueKeysWithValues: device.polynomials.map { ("\($0.key)", $0.value) }),
@@ -17,7 +19,7 @@ enum MeasureTruth {
             "gain": Dictionary(uniqueKeysWithValues: device.gains.map { ("\($0.key)", $0.value) }),
             "noise": Dictionary(uniqueKeysWithValues: device.noise.map { ("\($0.key)", $0.value.rms) }),
             "leaks": device.leaks.map { [Double($0.from), Double($0.to), $0.gain] },
-            "freqs": frequencies, "fundamentals": fundamentals,
+            "freqs": frequencies, "fundamentals": fundamentals, "analysis_s": analysisSeconds,
         ]
         let input = String(decoding: try JSONSerialization.data(withJSONObject: parameters), as: UTF8.self)
         let run = try Run.tool("/usr/bin/python3", ["-c", script, input], server: nil, timeout: 120)
@@ -29,8 +31,8 @@ enum MeasureTruth {
 
     /// The script: parameters as JSON in argv[1], truths as JSON on stdout. Per channel c
     /// ("1", "2", …): the response in dB relative to 1 kHz at `freqs`, each harmonic's dBc at
-    /// `fundamentals`, THD+N (dB) of the tone, the noise (dBFS), the dynamic range (dB); and
-    /// the crosstalk matrix (dB, at 1 kHz, relative to the driven channel's own output).
+    /// `fundamentals`, THD+N (dB) of the tone and the standard deviation that the noise's
+    /// randomness gives its estimate, the noise (dBFS), the dynamic range (dB); and the crosstalk matrix (dB, at 1 kHz, relative to the driven channel's own output).
     static let script = #"""
 import json, sys
 import numpy as np
@@ -86,10 +88,17 @@ for c in range(1, channels + 1):
     residual += noise_power(c)
     quiet = tone(c, 1e-3, f_tone) ** 2 / 2
     noise = noise_power(c)
+    # The noise's band power, estimated from a Hann-windowed FFT of n frames, spreads with a
+    # relative variance of (Σw⁴·n/(Σw²)²)/bins = (35/18)/bins; only the noise's share of the
+    # residual is random.
+    n = p["analysis_s"] * fs
+    bins = n * (top - 20) / fs
+    sigma = 10 / np.log(10) * (noise / residual if residual > 0 else 0) * np.sqrt(35 / 18 / bins)
     out["channels"][str(c)] = {
         "response_db": list(20 * np.log10(resp)),
         "harmonics_db": harm,
         "thd_n_db": float(10 * np.log10(residual / (fundamental + residual))),
+        "thd_n_sigma_db": float(sigma),
         "noise_db": float(10 * np.log10(2 * noise)),
         "dynamic_range_db": float(60 - 10 * np.log10(noise / (quiet + noise))),
     }
