@@ -53,50 +53,53 @@ let package = Package(
         /// that): the ring, interleaving, peaks, the tone, block records. Depends on nothing
         /// but the standard library and Synchronization: no Foundation, no C.
         .target(name: "JackwaveDSP"),
+        /// The words the command line and the modules below share: `Setting`, what a user sets,
+        /// and `Phrase`, a line that points at settings, which only the CLI spells as options.
+        .target(name: "JackwaveVocabulary"),
         /// libsndfile for the files, CGlibcExtras for `fallocate`.
-        .target(name: "JackwaveSoundFiles", dependencies: ["CSndfile", "CGlibcExtras"]),
+        .target(name: "JackwaveSoundFiles", dependencies: ["JackwaveVocabulary", "CSndfile", "CGlibcExtras"]),
         /// Loudness through libebur128 (and jackwave's own true-peak filter); reads sound files
         /// for the offline measure. No JACK.
         .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
         /// same for the live stream and `jackwave levels`. JackwaveSoundFiles only for
         /// `CreatedFile`, the one way jackwave creates a file.
-        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveSoundFiles"]),
+        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles"]),
         /// `jackwave measure`'s signals and analysis (sweeps, deconvolution, harmonics, THD+N,
         /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
         .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),
         /// What every part of a run leans on: threads, the message queue, the run's event log
         /// and the hooks it feeds, plain-text helpers. No JACK.
-        .target(name: "JackwaveRunSupport", dependencies: ["JackwaveSoundFiles", "CGlibcExtras"]),
+        .target(name: "JackwaveRunSupport", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "CGlibcExtras"]),
         /// The only module that links libjack: the JACK client, the realtime engine and its
         /// callback, `jackwave measure`'s engine.
-        .target(name: "JackwaveEngine", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "CJack", "CGlibcExtras"]),
+        .target(name: "JackwaveEngine", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "CJack", "CGlibcExtras"]),
         /// What a run learns from its audio beside the files: live loudness (JackwaveLoudness),
         /// dead-air and clipping alarms, dropouts. No JACK: `jackwave levels` uses it offline.
-        .target(name: "JackwaveAnalysis", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
+        .target(name: "JackwaveAnalysis", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
                                                          "JackwaveLevelStream", "JackwaveLoudness"]),
         /// The live stream to Icecast (libshout, dlopened). No JACK.
-        .target(name: "JackwaveStreaming", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CShout"]),
+        .target(name: "JackwaveStreaming", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CShout"]),
         /// The recording: the writer, files and pieces, takes, markers, retention; libsoxr for
         /// `--rate`. The writer feeds the analysis and the stream as `FrameSink`s that the
         /// session plugs in, without depending on them. No JACK.
-        .target(name: "JackwaveRecording", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CSoxr",
+        .target(name: "JackwaveRecording", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CSoxr",
                                                           "CGlibcExtras"]),
         /// What a run does unattended around its files: the finisher (cues, pictures drawn by
         /// what the CLI hands in, loudness reports, `--on-close`), the observer of events, OSC
         /// over liblo. No JACK, no cairo.
-        .target(name: "JackwaveUnattended", dependencies: ["JackwaveRunSupport", "JackwaveAnalysis", "JackwaveRecording",
+        .target(name: "JackwaveUnattended", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveAnalysis", "JackwaveRecording",
                                                            "JackwaveSoundFiles", "JackwaveLoudness", "CLo"]),
         /// A run: its validated options, the session that composes the parts above, the level
         /// stream and meters, the latency report.
-        .target(name: "JackwaveHost", dependencies: ["JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
+        .target(name: "JackwaveHost", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
                                                      "JackwaveRecording", "JackwaveUnattended", "JackwaveDSP", "JackwaveSoundFiles",
                                                      "JackwaveLevelStream", "JackwaveLoudness", "CGlibcExtras"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
-        .target(name: "JackwavePlot", dependencies: ["JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
+        .target(name: "JackwavePlot", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
-        .target(name: "JackwaveCLI", dependencies: ["JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
+        .target(name: "JackwaveCLI", dependencies: ["JackwaveVocabulary", "JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                     "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
                                                     "JackwaveRecording", "JackwaveUnattended",
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "JackwaveMeasure",
@@ -128,14 +131,15 @@ let package = Package(
         /// command lines, sound-file headers), one binary chosen by JACKWAVE_FUZZ_TARGET.
         /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
         /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
-        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveCLI", "JackwaveHost", "JackwaveUnattended",
+        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveVocabulary", "JackwaveCLI", "JackwaveHost", "JackwaveUnattended",
                                                                 "JackwaveRunSupport", "JackwaveLevelStream", "JackwaveSoundFiles"],
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
         /// What the test targets share: total statistics and look-ups (a helper never traps).
-        .target(name: "JackwaveTestSupport", path: "Tests/JackwaveTestSupport"),
+        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary"], path: "Tests/JackwaveTestSupport"),
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveTestSupport", "JackwaveDSP"]),
+        .testTarget(name: "JackwaveVocabularyTests", dependencies: ["JackwaveVocabulary"]),
         .testTarget(name: "JackwaveSoundFilesTests", dependencies: ["JackwaveTestSupport", "JackwaveSoundFiles", "CSndfile"]),
         .testTarget(name: "JackwaveLoudnessTests", dependencies: ["JackwaveTestSupport", "JackwaveLoudness", "JackwaveSoundFiles", "JackwaveDSP"]),
         .testTarget(name: "JackwaveLevelStreamTests", dependencies: ["JackwaveTestSupport", "JackwaveLevelStream", "JackwaveDSP"]),

@@ -1,7 +1,8 @@
+import JackwaveVocabulary
 /// A level stream that could not be opened or written: one line for the user.
 public struct LevelStreamError: Error, Equatable {
-    public let message: String
-    public init(message: String) { self.message = message }
+    public let message: Phrase
+    public init(message: Phrase) { self.message = message }
 }
 
 /// A level stream that could not be read back: one line for the user, naming the file and,

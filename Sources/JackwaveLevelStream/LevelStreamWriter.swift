@@ -1,5 +1,6 @@
 import Glibc
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// A level stream going out to a file or stdout: rows are formatted into a buffer and
 /// leave in one `write(2)` per `flush()`, so a reader at the other end of a pipe sees
@@ -22,14 +23,14 @@ public final class LevelStreamWriter {
     /// file there is overwritten only with `policy` `.replace`, `--force`; locked while open),
     /// and writes the header. The caller has already checked the path (`OutputPath.check`).
     public convenience init(path: String, formatter: LevelStreamFormatter, policy: CreatedFile.Policy = .new,
-                            option: String = "--levels") throws(LevelStreamError) {
+                            option: Setting = .levels) throws(LevelStreamError) {
         if path == "-" {
             try self.init(descriptor: 1, ownsDescriptor: false, displayName: "stdout", formatter: formatter)
             return
         }
         let fd: Int32
         do throws(CreatedFileError) { fd = try CreatedFile.open(path, policy: policy) } catch {
-            throw LevelStreamError(message: "\(option) \(error.message)")
+            throw LevelStreamError(message: "\(setting: option) \(error.message)")
         }
         try self.init(descriptor: fd, ownsDescriptor: true, displayName: path, formatter: formatter)
     }
@@ -41,7 +42,7 @@ public final class LevelStreamWriter {
         self.ownsDescriptor = ownsDescriptor
         self.displayName = displayName
         pending = formatter.header
-        if let message = flush() { throw LevelStreamError(message: message) }
+        if let message = flush() { throw LevelStreamError(message: Phrase(verbatim: message)) }
     }
 
     deinit { if ownsDescriptor { Glibc.close(fd) } }

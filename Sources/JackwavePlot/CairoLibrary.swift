@@ -29,7 +29,7 @@ enum CairoLibrary {
     static var table: UnsafePointer<jackwave_cairo> {
         switch loaded {
         case .success(let table): return table
-        case .failure(let error): fatalError(error.message)
+        case .failure(let error): fatalError(error.message.text(naming: { "\($0)" }))
         }
     }
 }

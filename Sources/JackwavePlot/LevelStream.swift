@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import JackwaveLevelStream
 import JackwaveSoundFiles
 
@@ -77,7 +78,7 @@ public struct LevelStream: Sendable, Equatable {
     /// rows, or one that cannot be read, is bad input.
     private static func strip(path: String, _ read: () throws(LevelStreamReadError) -> LevelStreamTable) throws(PlotError) -> LevelStream {
         let table: LevelStreamTable
-        do throws(LevelStreamReadError) { table = try read() } catch { throw PlotError.badInput(error.message) }
+        do throws(LevelStreamReadError) { table = try read() } catch { throw PlotError.badInput(Phrase(verbatim: error.message)) }
         guard table.rowCount > 0 else { throw PlotError.badInput("\(path): the level stream has no rows") }
         var loudest: [Float] = []
         loudest.reserveCapacity(table.rowCount)

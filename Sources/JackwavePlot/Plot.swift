@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// `jackwave plot`: reads a recording or a level stream and draws it to a PNG or SVG file.
 ///
@@ -29,17 +30,17 @@ public enum Plot {
 
     /// Option values that are wrong whatever the input.
     static func check(_ o: PlotOptions) throws(PlotError) {
-        for (name, value, sizes) in [("--width", o.width, PlotOptions.widthRange),
-                                     ("--height", o.height, PlotOptions.heightRange)] {
+        for (name, value, sizes) in [(Setting.plotWidth, o.width, PlotOptions.widthRange),
+                                     (Setting.plotHeight, o.height, PlotOptions.heightRange)] {
             if let v = value, !sizes.contains(v) {
-                throw .badInput("\(name) must be between \(sizes.lowerBound) and \(sizes.upperBound) pixels, not \(v)")
+                throw .badInput("\(setting: name) must be between \(sizes.lowerBound) and \(sizes.upperBound) pixels, not \(v)")
             }
         }
-        for (name, value) in [("--start", o.start), ("--end", o.end)] {
-            if let v = value, !(v.isFinite && v >= 0) { throw .badInput("\(name) must be a time ≥ 0 seconds") }
+        for (name, value) in [(Setting.plotStart, o.start), (Setting.plotEnd, o.end)] {
+            if let v = value, !(v.isFinite && v >= 0) { throw .badInput("\(setting: name) must be a time ≥ 0 seconds") }
         }
         if let s = o.start, let e = o.end, e <= s {
-            throw .badInput("--end \(seconds(e)) must be after --start \(seconds(s))")
+            throw .badInput("\(setting: .plotEnd) \(seconds(e)) must be after \(setting: .plotStart) \(seconds(s))")
         }
     }
 
@@ -47,7 +48,7 @@ public enum Plot {
     static func range(_ o: PlotOptions, duration: Double, input: String) throws(PlotError) -> (start: Double, end: Double) {
         let start = o.start ?? 0
         if start >= duration {
-            throw .badInput("--start \(seconds(start)) is past the end of \(input) (\(TimeText.duration(duration)))")
+            throw .badInput("\(setting: .plotStart) \(seconds(start)) is past the end of \(input) (\(TimeText.duration(duration)))")
         }
         return (start, Swift.min(duration, o.end ?? duration))
     }
@@ -63,7 +64,7 @@ public enum Plot {
         let height = o.height ?? Swift.min(PlotOptions.heightRange.upperBound, PlotLayout.defaultHeight(lanes: lanes))
         let least = PlotLayout.minimumHeight(lanes: lanes)
         if height < least {
-            throw .badInput("--height \(height) is too small for \(lanes) lane\(lanes == 1 ? "" : "s") (at least \(least))")
+            throw .badInput("\(setting: .plotHeight) \(height) is too small for \(lanes) lane\(lanes == 1 ? "" : "s") (at least \(least))")
         }
         return PlotLayout(width: width, height: height, lanes: lanes)
     }

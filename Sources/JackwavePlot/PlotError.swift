@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 /// Why a plot was not drawn: the input or the options were wrong (exit 2, nothing
 /// written), or drawing or writing the picture failed (exit 1).
 public struct PlotError: Error, Equatable {
@@ -6,8 +7,8 @@ public struct PlotError: Error, Equatable {
     public enum Kind: Sendable, Equatable { case badInput, failed }
     public let kind: Kind
     /// One line for the user, without the "jackwave: error: " prefix.
-    public let message: String
+    public let message: Phrase
 
-    public static func badInput(_ message: String) -> PlotError { PlotError(kind: .badInput, message: message) }
-    public static func failed(_ message: String) -> PlotError { PlotError(kind: .failed, message: message) }
+    public static func badInput(_ message: Phrase) -> PlotError { PlotError(kind: .badInput, message: message) }
+    public static func failed(_ message: Phrase) -> PlotError { PlotError(kind: .failed, message: message) }
 }

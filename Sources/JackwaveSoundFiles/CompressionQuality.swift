@@ -1,4 +1,5 @@
 import CSndfile
+import JackwaveVocabulary
 
 /// `--quality Q|RATEk`: how hard a lossy codec compresses (MP3, Ogg Vorbis, Opus), in one of
 /// two forms, each turned into libsndfile's own settings (`settings(for:channels:sampleRate:)`):
@@ -38,9 +39,9 @@ public enum CompressionQuality: Sendable, Equatable {
     /// Throws one line (naming `option`) when the format takes no such setting or the value is
     /// out of its range.
     public func settings(for format: SoundFormat, channels: Int, sampleRate: Int,
-                         option: String = "--quality") throws(FileChoiceError) -> CompressionSettings {
+                         option: Setting = .quality) throws(FileChoiceError) -> CompressionSettings {
         guard let codec = format.codecName else {
-            throw FileChoiceError("\(option) is for lossy files (mp3, ogg, opus), not \(format.name)")
+            throw FileChoiceError("\(setting: option) is for lossy files (mp3, ogg, opus), not \(format.name)")
         }
         switch self {
         case let .quality(q):
@@ -51,7 +52,7 @@ public enum CompressionQuality: Sendable, Equatable {
             case "mp3":
                 let rates = Self.mp3BitRates(sampleRate: sampleRate)
                 guard rates.contains(k) else {
-                    throw FileChoiceError("\(option) \(k)k: MP3 at \(sampleRate) Hz takes \(rates.map { String($0) }.joined(separator: ", ")) kbit/s")
+                    throw FileChoiceError("\(setting: option) \(k)k: MP3 at \(sampleRate) Hz takes \(rates.map { String($0) }.joined(separator: ", ")) kbit/s")
                 }
                 // libsndfile's bit rate is (int)(highest − level × (highest − lowest)); half a
                 // kbit/s of margin keeps the truncation from landing one below.
@@ -61,12 +62,12 @@ public enum CompressionQuality: Sendable, Equatable {
             case "opus":
                 let perChannel = Double(k) * 1000 / Double(channels)
                 guard (6000...256_000).contains(perChannel) else {
-                    throw FileChoiceError("\(option) \(k)k: Opus takes 6 to 256 kbit/s per channel (\(6 * channels) to \(256 * channels)k for \(channels))")
+                    throw FileChoiceError("\(setting: option) \(k)k: Opus takes 6 to 256 kbit/s per channel (\(6 * channels) to \(256 * channels)k for \(channels))")
                 }
                 // libsndfile's target is (int)((1 − level) × 250000 + 6000) per channel.
                 return CompressionSettings(compressionLevel: min(1, max(0, 1 - (perChannel - 6000 + 0.5) / 250_000)), bitrateMode: nil)
             default:
-                throw FileChoiceError("\(option) \(k)k: Ogg Vorbis takes a quality from 0 to 1, not a bit rate (libsndfile sets none)")
+                throw FileChoiceError("\(setting: option) \(k)k: Ogg Vorbis takes a quality from 0 to 1, not a bit rate (libsndfile sets none)")
             }
         }
     }

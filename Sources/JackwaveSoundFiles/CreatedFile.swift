@@ -1,5 +1,6 @@
 import CGlibcExtras
 import Glibc
+import JackwaveVocabulary
 
 /// Every file jackwave creates (recordings and their pieces, level streams, events,
 /// pictures, temporaries) is opened here, so that nothing already at its path is followed
@@ -128,7 +129,7 @@ public enum CreatedFile {
         let isLink = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         return switch code {
         case EEXIST where isLink, ELOOP: "is a symbolic link; jackwave never writes through one"
-        case EEXIST: "file exists (use --force to overwrite it)"
+        case EEXIST: fileExists
         case ELOOP: "is a symbolic link; jackwave never writes through one"
         case ENXIO: "is a FIFO or a socket, not a regular file"
         default: systemReason(code)
@@ -136,6 +137,9 @@ public enum CreatedFile {
     }
 
     static func systemReason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The reason for a plain file in the way, which `--force` would replace.
+    static let fileExists = "file exists"
 }
 
 /// A file that could not be created or taken over: which, and why, in one line.
@@ -144,7 +148,9 @@ public struct CreatedFileError: Error, Equatable, Sendable {
     public let reason: String
     /// Something is at `path`, which was not to be replaced (`moveIntoPlace`).
     public var exists = false
-    public var message: String { "\(path): \(reason)" }
+    public var message: Phrase {
+        reason == CreatedFile.fileExists ? "\(path): \(reason) (use \(setting: .force) to overwrite it)" : "\(path): \(reason)"
+    }
 
     public init(path: String, reason: String, exists: Bool = false) {
         self.path = path

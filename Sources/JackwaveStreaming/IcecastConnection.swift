@@ -1,5 +1,6 @@
 import CShout
 import Glibc
+import JackwaveVocabulary
 
 /// One source connection to an Icecast server through libshout: the one place where jackwave
 /// calls it. Every method wraps one `shout_*` function, named in its doc line.
@@ -23,10 +24,10 @@ final class IcecastConnection {
     /// `shout_new` and its settings: host, port, user, password, mount, HTTP, the content
     /// format (`SHOUT_FORMAT_OGG` or `_MP3`), TLS from the first byte (`SHOUT_TLS_RFC2818`)
     /// or none, the authorities to trust, non-blocking, an agent name.
-    init(target: StreamTarget, password: String) throws(StreamTargetError) {
+    init(target: StreamTarget, password: String) throws(LoadFailure) {
         shout = try Shout.loaded.get()
         host = target.host
-        guard let h = shout.pointee.shout_new() else { throw StreamTargetError("--stream: libshout could not allocate a connection") }
+        guard let h = shout.pointee.shout_new() else { throw LoadFailure(reason: "libshout could not allocate a connection") }
         handle = h
         let s = shout.pointee
         let format = UInt32(target.codec == .mp3 ? SHOUT_FORMAT_MP3 : SHOUT_FORMAT_OGG)
@@ -46,7 +47,7 @@ final class IcecastConnection {
             let reason = lastError
             s.shout_free(h)
             handle = nil
-            throw StreamTargetError("--stream \(target.display): libshout refused setting \(bad + 1): \(reason)")
+            throw LoadFailure(reason: "libshout refused setting \(bad + 1) for \(target.display): \(reason)")
         }
     }
 
@@ -90,7 +91,7 @@ final class IcecastConnection {
         case SHOUTERR_SUCCESS, SHOUTERR_CONNECTED: return .connected
         case SHOUTERR_BUSY, SHOUTERR_RETRY: return .pending
         case SHOUTERR_TLSBADCERT:
-            return .failed("the server's certificate is not trusted, or not made out to \(host) (--stream-ca names the authority to trust)")
+            return .failed("the server's certificate is not trusted, or not made out to \(host) (trusted: the system's authorities, or the stream's CA file)")
         case SHOUTERR_NOTLS: return .failed("the server does not speak TLS on that port")
         default: return .failed(lastError)
         }

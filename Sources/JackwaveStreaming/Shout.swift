@@ -1,4 +1,5 @@
 import CShout
+import JackwaveVocabulary
 
 /// libshout.so.3, loaded with `dlopen` by the first stream instead of linked: a run that does
 /// not stream never maps it, nor OpenSSL, Theora, Speex and cairo, which it pulls in. The
@@ -8,19 +9,19 @@ public enum Shout {
     /// `shout_init` called, or why it could not be loaded. Loaded once, on first use (a
     /// static `let`: once, thread-safely); `nonisolated(unsafe)`: written only by that
     /// initialiser, read-only afterwards.
-    nonisolated(unsafe) static let loaded: Result<UnsafePointer<jackwave_shout>, StreamTargetError> = {
+    nonisolated(unsafe) static let loaded: Result<UnsafePointer<jackwave_shout>, LoadFailure> = {
         let table = UnsafeMutablePointer<jackwave_shout>.allocate(capacity: 1)
         if let reason = jackwave_shout_load(table) {
             table.deallocate()
-            return .failure(StreamTargetError("--stream: cannot load libshout (\(String(cString: reason))); install libshout3"))
+            return .failure(LoadFailure(reason: "cannot load libshout (\(String(cString: reason))); install libshout3"))
         }
         table.pointee.shout_init()
         return .success(UnsafePointer(table))
     }()
 
     /// Why streaming cannot work on this machine, if it cannot (before any file is made).
-    public static var unavailable: String? {
-        if case let .failure(error) = loaded { return error.message }
+    public static var unavailable: Phrase? {
+        if case let .failure(error) = loaded { return "\(setting: .stream): \(error.reason)" }
         return nil
     }
 
@@ -28,7 +29,13 @@ public enum Shout {
     public static var libraryVersion: String {
         switch loaded {
         case .success(let shout): return shout.pointee.shout_version(nil, nil, nil).map { "libshout " + String(cString: $0) } ?? "libshout"
-        case .failure(let error): return error.message
+        case .failure(let error): return error.reason
         }
     }
+}
+
+/// Why libshout could not be loaded or set up, in words that name no setting: the stream
+/// says it as a failure of its link, the command line as a refusal of the stream.
+struct LoadFailure: Error {
+    let reason: String
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// Where `--stream icecast://USER[:PASSWORD]@HOST[:PORT]/MOUNT.EXT` sends the live stream: a
 /// plain value, checked when parsed. The mount's extension names the codec (`.ogg`/`.oga`
@@ -56,7 +57,7 @@ public struct StreamTarget: Sendable, Equatable {
 
     /// Reads `--stream`'s value; one line saying what is wrong otherwise.
     public static func parse(_ text: String) throws(StreamTargetError) -> StreamTarget {
-        func refuse(_ why: String) -> StreamTargetError { StreamTargetError("--stream: \(why)") }
+        func refuse(_ why: String) -> StreamTargetError { StreamTargetError("\(setting: .stream): \(why)") }
         guard text.utf8.count <= maximumLength else { throw refuse("the URL is longer than \(maximumLength) bytes") }
         guard text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7f }) else {
             throw refuse("the URL may hold printable ASCII only (percent-encode the rest)")
@@ -106,8 +107,8 @@ public struct StreamTarget: Sendable, Equatable {
 
 /// `--stream` or its password cannot be used: one line.
 public struct StreamTargetError: Error, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
+    public let message: Phrase
+    public init(_ message: Phrase) { self.message = message }
 }
 
 extension Unicode.Scalar {

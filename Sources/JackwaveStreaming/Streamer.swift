@@ -127,10 +127,10 @@ public final class Streamer: @unchecked Sendable {
         case let .waiting(until):
             guard now() >= until else { return link }
             let connection: IcecastConnection
-            do throws(StreamTargetError) {
+            do throws(LoadFailure) {
                 connection = try IcecastConnection(target: target, password: password)
             } catch {
-                return failed(error.message)
+                return failed(error.reason)
             }
             return connecting(connection, connection.open(), since: now())
         case let .connecting(connection, since):

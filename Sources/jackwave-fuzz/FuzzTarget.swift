@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import FoundationEssentials
 import Glibc
 import JackwaveCLI
@@ -61,7 +62,7 @@ enum FuzzTarget: String, CaseIterable {
         for message in decoded.messages {
             _ = remote.handle(message.path, message.arguments)
         }
-        for line in remote.lines.drain() { _ = TerminalEscaping.escape(line) }
+        for line in remote.lines.drain() { _ = TerminalEscaping.escape(line.text(naming: { "\($0)" })) }
     }
 
     static func options(_ bytes: UnsafeBufferPointer<UInt8>) {

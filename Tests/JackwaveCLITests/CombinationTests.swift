@@ -1,4 +1,4 @@
-import JackwaveCLI
+@testable import JackwaveCLI
 import JackwaveHost
 import JackwaveRunSupport
 import Testing
@@ -31,6 +31,11 @@ struct CombinationTests {
                       (["--events", "-", "--levels", "-"],
                        "--events - and --levels - would both write to stdout (send one to a file)")])
     func contradictions(_ extra: [String], message: String) {
-        #expect(throws: UsageError(message)) { try RunOptionsParser.parse(["--record", "t.wav"] + extra) }
+        do throws(UsageError) {
+            _ = try RunOptionsParser.parse(["--record", "t.wav"] + extra)
+            Issue.record("accepted: no \(message)")
+        } catch {
+            #expect(error.message.line == message)
+        }
     }
 }

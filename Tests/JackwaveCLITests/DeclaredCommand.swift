@@ -24,7 +24,7 @@ struct DeclaredCommand: Sendable, CustomTestStringConvertible {
                 _ = try command.parse(arguments, into: defaults)
                 return nil
             } catch {
-                return error.message
+                return error.message.line
             }
         }
     }

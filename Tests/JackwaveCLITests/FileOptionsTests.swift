@@ -3,6 +3,7 @@ import Foundation
 import JackwaveHost
 import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveVocabulary
 import Testing
 
 /// Parsing and checking of the file options: `--rate`, `--format`, `--bits`, `--no-dither`,
@@ -14,7 +15,7 @@ struct FileOptionsTests {
             _ = try RunOptionsParser.parse(arguments)
             return nil
         } catch {
-            return error.message
+            return error.message.line
         }
     }
 
@@ -95,7 +96,7 @@ struct FileOptionsTests {
 
     @Test("--format that contradicts the extension is refused")
     func formatContradictsExtension() {
-        #expect(throws: FileChoiceError("--record x.flac: --format wav does not write .flac files (that is flac)")) {
+        #expect(throws: FileChoiceError("\(setting: .record) x.flac: \(setting: .format) wav does not write .flac files (that is flac)")) {
             try FileChoice.format(for: "x.flac", named: SoundFormat.named("wav"), depth: nil, rate: nil)
         }
     }
@@ -123,7 +124,7 @@ struct FileOptionsTests {
         #expect(throws: FileChoiceError.self) { try FileChoice.format(for: "x.opus", named: nil, depth: nil, rate: 44100) }
         #expect(try FileChoice.format(for: "x.opus", named: nil, depth: nil, rate: 16000).name == "opus")
         let opus = try #require(SoundFormat.named("opus"))
-        #expect(throws: FileChoiceError("opus files are 8000, 12000, 16000, 24000, 48000 Hz only and the server runs at 44100 Hz: add --rate 48000")) {
+        #expect(throws: FileChoiceError("opus files are 8000, 12000, 16000, 24000, 48000 Hz only and the server runs at 44100 Hz: add \(setting: .rate) 48000")) {
             try FileChoice.checkRate(44100, format: opus, given: false)
         }
     }
@@ -157,7 +158,7 @@ struct FileOptionsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Data().write(to: URL(fileURLWithPath: dir + "/take.wav"))
         let o = try RunOptionsParser.parse(["--record", dir + "/take.wav"])
-        #expect(throws: UsageError("--record \(dir)/take.wav: file exists (use --force to overwrite it)")) {
+        #expect(throws: UsageError("\(setting: .record) \(dir)/take.wav: file exists (use \(setting: .force) to overwrite it)")) {
             try o.checkOutputs()
         }
     }

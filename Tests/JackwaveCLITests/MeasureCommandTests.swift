@@ -34,7 +34,12 @@ struct MeasureCommandTests {
         (["extra"], "unexpected argument 'extra' (see jackwave measure --help)"),
     ])
     func refusals(arguments: [String], message: String) {
-        #expect(throws: UsageError(message)) { try MeasureCommand.parse(arguments) }
+        do throws(UsageError) {
+            _ = try MeasureCommand.parse(arguments)
+            Issue.record("accepted: no \(message)")
+        } catch {
+            #expect(error.message.line == message)
+        }
     }
 
     @Test("bad usage exits 2 before any server is asked, and an existing --json is kept without --force")

@@ -35,7 +35,7 @@ struct Refusal: Sendable, CustomTestStringConvertible {
             }
             return nil
         } catch {
-            return error.message
+            return error.message.line
         }
     }
 }

@@ -1,6 +1,7 @@
 import JackwaveHost
 import JackwaveUnattended
 import Synchronization
+import JackwaveTestSupport
 import Testing
 
 /// What each OSC message does when no connection runs (before frame 0, or while
@@ -41,7 +42,7 @@ struct RemoteControlTests {
         let remote = RemoteControl(control: RunControl(tone: nil, records: true),
                                    requestStop: { stops.count.add(1, ordering: .relaxed) })
         #expect(remote.handle(path, arguments) == nil)
-        let lines = remote.lines.drain()
+        let lines = remote.lines.drain().map(\.plain)
         #expect(lines.count == 1, "\(lines)")
         #expect(lines.first?.contains(path) == true)
         #expect(stops.count.load(ordering: .relaxed) == 0)
@@ -58,7 +59,7 @@ struct RemoteControlTests {
     func markerWithoutRecording() {
         let remote = RemoteControl(control: RunControl(tone: nil, records: true), requestStop: {})
         #expect(remote.handle("/jackwave/marker", [.string("verse")]) == nil)
-        let lines = remote.lines.drain()
+        let lines = remote.lines.drain().map(\.plain)
         #expect(lines == ["OSC: /jackwave/marker: nothing is being recorded (ignored)"])
     }
 
@@ -67,7 +68,7 @@ struct RemoteControlTests {
         let remote = RemoteControl(control: RunControl(tone: nil, records: true), requestStop: {})
         for i in 0..<10_000 { _ = remote.handle("/nope/\(i)", [.int(Int64(i))]) }
         remote.finish()
-        let lines = remote.lines.drain()
+        let lines = remote.lines.drain().map(\.plain)
         #expect(lines.count == 2, "\(lines.prefix(3))")
         #expect(lines.first?.hasPrefix("OSC: unknown message /nope/0 (ignored;") == true)
         #expect(lines.last == "OSC: unknown messages: 9999 more like it (not shown)")

@@ -1,6 +1,8 @@
 import JackwaveHost
 import JackwaveRunSupport
 import JackwaveStreaming
+import JackwaveTestSupport
+import JackwaveVocabulary
 import Testing
 
 /// `--stream`'s checks before a run: what is said of a login in clear, and what is refused
@@ -13,7 +15,7 @@ struct StreamOptionsTests {
     func clearLoginWarned(url: String, warned: Bool) throws {
         var options = RunOptions()
         options.stream = try StreamTarget.parse(url)
-        let warnings = try options.checkStream(environment: [StreamPassword.variable: "secret"])
+        let warnings = try options.checkStream(environment: [StreamPassword.variable: "secret"]).map(\.plain)
         #expect(warnings.contains { $0.contains("in clear") } == warned, "\(warnings)")
         #expect(!warnings.joined().contains("secret"))
     }
@@ -23,7 +25,7 @@ struct StreamOptionsTests {
         var options = RunOptions()
         options.stream = try StreamTarget.parse("icecast://127.0.0.1/a.ogg")
         options.streamCertificateAuthorities = "/etc/hostname"
-        #expect(throws: UsageError("--stream-ca has no effect on icecast://, which has no TLS: use icecasts://")) {
+        #expect(throws: UsageError("\(setting: .streamCertificateAuthorities) has no effect on icecast://, which has no TLS: use icecasts://")) {
             try options.checkStream(environment: [StreamPassword.variable: "secret"])
         }
     }

@@ -2,6 +2,8 @@ import JackwaveLevelStream
 import Foundation
 import JackwaveDSP
 @testable import JackwaveLevelStream
+import JackwaveTestSupport
+import JackwaveVocabulary
 import Testing
 
 private let formatter = LevelStreamFormatter(format: .csv, sampleRate: 48000, channelNames: ["in_1"])
@@ -27,7 +29,7 @@ struct LevelStreamWriterTests {
         #expect {
             _ = try LevelStreamWriter(descriptor: full, ownsDescriptor: true, displayName: "/dev/full", formatter: formatter)
         } throws: { error in
-            let message = (error as? LevelStreamError)?.message ?? ""
+            let message = (error as? LevelStreamError)?.message.plain ?? ""
             return message.contains("/dev/full") && message.contains("No space left") && !message.contains("\n")
         }
     }
@@ -37,8 +39,8 @@ struct LevelStreamWriterTests {
         #expect {
             _ = try LevelStreamWriter(path: "/dev/full", formatter: formatter, policy: .replace)
         } throws: { error in
-            let message = (error as? LevelStreamError)?.message ?? ""
-            return message == "--levels /dev/full: is not a regular file (jackwave writes only plain files)"
+            let message = (error as? LevelStreamError)?.message ?? Phrase(verbatim: "")
+            return message == "\(setting: .levels) /dev/full: is not a regular file (jackwave writes only plain files)"
         }
     }
 

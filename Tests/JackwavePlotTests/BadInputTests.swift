@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 @testable import JackwavePlot
 
@@ -11,7 +12,7 @@ private func expectBadInput(_ scratch: Scratch, _ input: String, output: String 
         Issue.record("plot succeeded", sourceLocation: sourceLocation)
     } catch {
         #expect(error.kind == .badInput, sourceLocation: sourceLocation)
-        #expect(!error.message.isEmpty && !error.message.contains("\n"), sourceLocation: sourceLocation)
+        #expect(!error.message.plain.isEmpty && !error.message.plain.contains("\n"), sourceLocation: sourceLocation)
     }
     #expect(scratch.contents == before, sourceLocation: sourceLocation)
 }

@@ -3,6 +3,7 @@ import JackwaveDSP
 @testable import JackwaveRecording
 @testable import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// What the realtime engine does when the writer falls behind, driven offline: whole blocks
@@ -131,6 +132,6 @@ struct EngineDropTests {
         #expect(Array(samples[0..<512]) == e.expected(0..<256))
         #expect(samples[512..<768].allSatisfy { $0 == 0 })
         #expect(Array(samples[768..<1024]) == e.expected(384..<512))
-        #expect(messages.drain().contains { $0.contains("128") }, "the gap is reported with its length")
+        #expect(messages.drain().map(\.plain).contains { $0.contains("128") }, "the gap is reported with its length")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import JackwaveRunSupport
 import JackwaveTestSupport
+import JackwaveVocabulary
 import Testing
 
 /// `--on-event CMD` and the spawner under it: the event's JSON on stdin, its kind in
@@ -40,7 +41,7 @@ struct EventHookTests {
         hook.start()
         hook.fire(.serverLost, line: try #require(EventLog.line(.serverLost, frame: 0)))
         hook.finish()
-        #expect(hook.messages.drain() == ["--on-event (server_lost): jackwave-on-event exited with status 4"])
+        #expect(hook.messages.drain() == ["\(setting: .onEvent) (server_lost): jackwave-on-event exited with status 4"])
     }
 
     @Test("a command that outlives its bound is ended with its whole process group, children too")
@@ -79,8 +80,8 @@ struct EventHookTests {
         for _ in 0..<(EventHook.queueLimit + 20) { hook.fire(.clipping, line: line) }
         FileManager.default.createFile(atPath: gate, contents: nil)
         hook.finish()
-        let said = hook.messages.drain()
-        #expect(said.contains { $0.hasPrefix("--on-event: ") && $0.contains("were not handed") }, "\(said)")
+        let said = hook.messages.drain().map(\.plain)
+        #expect(said.contains { $0.hasPrefix("‹onEvent›: ") && $0.contains("were not handed") }, "\(said)")
     }
 }
 

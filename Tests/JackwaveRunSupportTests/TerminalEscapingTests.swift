@@ -1,4 +1,5 @@
 import JackwaveRunSupport
+import JackwaveVocabulary
 import Testing
 
 /// Text from outside reaches the terminal and the journal as one inert line.
@@ -46,7 +47,7 @@ struct RepeatedLinesTests {
     @Test("the first of a kind is said, the rest are counted and said as one line when the interval is over")
     func counted() {
         var lines = RepeatedLines(interval: 10)
-        var said: [String] = []
+        var said: [Phrase] = []
         for i in 0..<1000 { said += lines.post("unknown message \(i)", kind: "OSC: unknown messages", now: Double(i) * 0.001) }
         #expect(said == ["unknown message 0"])
         #expect(lines.flush(now: 5).isEmpty)
@@ -58,7 +59,7 @@ struct RepeatedLinesTests {
     @Test("kinds beyond the bound share one, so a flood of distinct kinds is bounded too")
     func boundedKinds() {
         var lines = RepeatedLines(interval: 10, maximumKinds: 4)
-        var said: [String] = []
+        var said: [Phrase] = []
         for i in 0..<100 { said += lines.post("from host \(i)", kind: "refused \(i)", now: 0) }
         #expect(said.count == 5)
         #expect(lines.flush(now: nil) == ["other lines: 95 more like it (not shown)"])

@@ -1,6 +1,7 @@
 import CSndfile
 import Foundation
 import JackwaveSoundFiles
+import JackwaveVocabulary
 import Testing
 
 /// MP3 through libsndfile (LAME), and `--quality` for MP3, Vorbis and Opus: what libsndfile
@@ -34,7 +35,7 @@ struct CompressedFileTests {
         #expect(settings.bitrateMode == Int32(SF_BITRATE_MODE_CONSTANT))
         // libsndfile's own formula, (int)(320 − level × 288), must give 128.
         #expect(Int(exactly: (320 - settings.compressionLevel * 288).rounded(.towardZero)) == 128)
-        #expect(throws: FileChoiceError("--quality 100k: MP3 at 48000 Hz takes 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320 kbit/s")) {
+        #expect(throws: FileChoiceError("\(setting: .quality) 100k: MP3 at 48000 Hz takes 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320 kbit/s")) {
             try CompressionQuality.bitRate(kilobitsPerSecond: 100).settings(for: mp3, channels: 2, sampleRate: 48000)
         }
         for k in CompressionQuality.mp3BitRates(sampleRate: 22050) {
@@ -48,13 +49,13 @@ struct CompressedFileTests {
         let ogg = try #require(SoundFormat.named("ogg")), flac = try #require(SoundFormat.named("flac"))
         let opus = try #require(SoundFormat.named("opus"))
         #expect(throws: FileChoiceError.self) { try CompressionQuality.bitRate(kilobitsPerSecond: 128).settings(for: ogg, channels: 2, sampleRate: 48000) }
-        #expect(throws: FileChoiceError("--quality is for lossy files (mp3, ogg, opus), not flac")) {
+        #expect(throws: FileChoiceError("\(setting: .quality) is for lossy files (mp3, ogg, opus), not flac")) {
             try CompressionQuality.quality(0.5).settings(for: flac, channels: 2, sampleRate: 48000)
         }
         #expect(throws: FileChoiceError.self) { try CompressionQuality.bitRate(kilobitsPerSecond: 600).settings(for: opus, channels: 2, sampleRate: 48000) }
         #expect(throws: FileChoiceError.self) { try CompressionQuality.bitRate(kilobitsPerSecond: 8).settings(for: opus, channels: 2, sampleRate: 48000) }
-        #expect(throws: FileChoiceError("--stream-quality 600k: Opus takes 6 to 256 kbit/s per channel (12 to 512k for 2)")) {
-            try CompressionQuality.bitRate(kilobitsPerSecond: 600).settings(for: opus, channels: 2, sampleRate: 48000, option: "--stream-quality")
+        #expect(throws: FileChoiceError("\(setting: .streamQuality) 600k: Opus takes 6 to 256 kbit/s per channel (12 to 512k for 2)")) {
+            try CompressionQuality.bitRate(kilobitsPerSecond: 600).settings(for: opus, channels: 2, sampleRate: 48000, option: .streamQuality)
         }
     }
 
@@ -64,7 +65,7 @@ struct CompressedFileTests {
         #expect(FormatCatalog.writable().contains { $0.format.name == "mp3" && $0.depths == ["mp3"] })
         #expect(SoundFormat.forPath("show.MP3")?.name == "mp3")
         let mp3 = try #require(SoundFormat.named("mp3"))
-        #expect(throws: FileChoiceError("--record x.mp3: mp3 files hold 1 or 2 channels, not 3")) {
+        #expect(throws: FileChoiceError("\(setting: .record) x.mp3: mp3 files hold 1 or 2 channels, not 3")) {
             try FileChoice.checkChannels(3, format: mp3, path: "x.mp3")
         }
     }

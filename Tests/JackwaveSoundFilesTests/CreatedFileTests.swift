@@ -30,7 +30,7 @@ struct CreatedFileTests {
         #expect(failure { () throws(CreatedFileError) in try CreatedFile.open(path, policy: .new) } == nil)
         try "earlier".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(failure { () throws(CreatedFileError) in try CreatedFile.open(path, policy: .new) }
-                == "file exists (use --force to overwrite it)")
+                == "file exists")
         #expect(contents(path) == "earlier")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveStreaming
+import JackwaveTestSupport
 import Testing
 
 /// `--stream icecast://…` read into a plain value, its password found, and the retries'
@@ -49,7 +50,7 @@ struct StreamTargetTests {
     func refused(text: String) {
         #expect(throws: StreamTargetError.self) { try StreamTarget.parse(text) }
         do throws(StreamTargetError) { _ = try StreamTarget.parse(text) } catch {
-            #expect(error.message.hasPrefix("--stream: ") && !error.message.contains("\n"))
+            #expect(error.message.plain.hasPrefix("‹stream›: ") && !error.message.plain.contains("\n"))
         }
     }
 
@@ -77,11 +78,11 @@ struct StreamTargetTests {
         #expect(try StreamPassword.resolve(bare, file: file, environment: [StreamPassword.variable: "envpass"]) == ("filepass", []))
         #expect(try StreamPassword.resolve(bare, file: nil, environment: [StreamPassword.variable: "envpass"]) == ("envpass", []))
         let (password, warnings) = try StreamPassword.resolve(inURL, file: nil, environment: [:])
-        #expect(password == "urlpass" && warnings.count == 1 && warnings[0].contains("process list"))
+        #expect(password == "urlpass" && warnings.count == 1 && warnings[0].plain.contains("process list"))
         #expect(throws: StreamTargetError.self) { try StreamPassword.resolve(bare, file: nil, environment: [:]) }
         #expect(throws: StreamTargetError.self) { try StreamPassword.resolve(inURL, file: file, environment: [:]) }
         chmod(file, 0o644)
-        #expect(try StreamPassword.resolve(bare, file: file, environment: [:]).warnings.first?.contains("chmod 600") == true)
+        #expect(try StreamPassword.resolve(bare, file: file, environment: [:]).warnings.first?.plain.contains("chmod 600") == true)
     }
 
     @Test("a password file that is empty, holds a control character, or is missing is refused", arguments: ["\n", "pa\u{7}ss\n", nil])

@@ -1,6 +1,7 @@
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveVocabulary
 
 /// A run's dropouts, across its connections: counted per input, the first ones kept with
 /// their times for the summary, each one an `--events` line, the first on each input said
@@ -73,7 +74,7 @@ public final class DropoutLedger: @unchecked Sendable {
             if s.lostForLevels > 0 && !s.saidLost { (s.saidLost, sayLost) = (true, true) }
         }
         if sayLost {
-            messages.post("more than \(Self.levelQueueLimit) dropouts waited for the level stream at once: its rows leave some out (the counts, the summary and --events have every one)")
+            messages.post("more than \(Self.levelQueueLimit) dropouts waited for the level stream at once: its rows leave some out (the counts, the summary and \(setting: .events) have every one)")
         }
         for e in entries {
             events?.emit(.dropout, frame: e.frame, [("input", .string(inputNames[e.input])), ("kind", .string(e.kind.rawValue)),
@@ -113,14 +114,14 @@ public final class DropoutLedger: @unchecked Sendable {
     public var total: Int { counts.reduce(0, +) }
 
     /// The summary's lines: one per input that had dropouts, with the first ones' times.
-    package func summaryLines(timesPerInput: Int = 8) -> [String] {
+    package func summaryLines(timesPerInput: Int = 8) -> [Phrase] {
         let counts = self.counts, listed = self.listed
         return counts.indices.filter { counts[$0] > 0 }.map { c in
             let mine = listed.filter { $0.input == c }
             let shown = mine.prefix(timesPerInput).map { Self.describe($0, sampleRate) }
             let more = counts[c] - shown.count
-            return "\(inputNames[c]): \(counted(counts[c], "dropout")), at " + shown.joined(separator: ", ")
-                + (more > 0 ? " and \(more) more (each in --events)" : "")
+            let line: Phrase = "\(inputNames[c]): \(counted(counts[c], "dropout")), at \(shown.joined(separator: ", "))"
+            return more > 0 ? line + " and \(more) more (each in \(setting: .events))" : line
         }
     }
 

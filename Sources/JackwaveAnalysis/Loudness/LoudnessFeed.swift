@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -150,7 +151,7 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// Stops the analysis for good, with one line saying when and why.
     private func fallBehind(at frame: Int64) {
         guard !behind.exchange(true, ordering: .relaxed) else { return }
-        messages.post(String(printf: "loudness analysis fell behind at %.3f s and stopped (the recording goes on; loudness columns are empty from there)",
+        messages.post(Phrase(printf: "loudness analysis fell behind at %.3f s and stopped (the recording goes on; loudness columns are empty from there)",
                              Double(frame) / Double(sampleRate)))
     }
 

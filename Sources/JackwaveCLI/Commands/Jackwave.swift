@@ -67,7 +67,7 @@ public enum Jackwave {
             }
             return nil
         } catch {
-            return error.message
+            return error.message.line
         }
     }
 

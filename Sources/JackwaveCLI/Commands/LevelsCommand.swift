@@ -58,7 +58,7 @@ enum LevelsCommand {
         }
         if o.output != "-" {
             do throws(UsageError) {
-                try OutputPath.check(o.output, force: o.force, option: "-o")
+                try OutputPath.check(o.output, force: o.force, option: .output)
             } catch {
                 Console.error(error.message)
                 return 2
@@ -70,7 +70,7 @@ enum LevelsCommand {
         formatter.dropoutColumn = true
         let writer: LevelStreamWriter
         do throws(LevelStreamError) {
-            writer = try LevelStreamWriter(path: o.output, formatter: formatter, policy: o.force ? .replace : .new, option: "-o")
+            writer = try LevelStreamWriter(path: o.output, formatter: formatter, policy: o.force ? .replace : .new, option: .output)
         } catch {
             Console.error(error.message)
             return 1

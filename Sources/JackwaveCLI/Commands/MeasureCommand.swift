@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import FoundationEssentials
 import Glibc
 import JackwaveEngine
@@ -32,7 +33,7 @@ enum MeasureCommand {
         var o: Options
         let opening = commandLine.open(arguments) { () throws(UsageError) in
             let o = try parse(arguments)
-            for (path, option) in [(o.jsonPath, "--json"), (o.plotPath, "--plot")] {
+            for (path, option) in [(o.jsonPath, Setting.json), (o.plotPath, Setting.plot)] {
                 if let path, path != "-" { try OutputPath.check(path, force: o.force, option: option) }
             }
             return o
@@ -83,7 +84,7 @@ enum MeasureCommand {
                     + String(printf: "%.3f s", Double(lost.frame) / plan.sampleRate) + " amid the signal (a cycle lost on the way)"
             }
         }
-        switch session.capture(validate: validate, say: Console.say) {
+        switch session.capture(validate: validate, say: { Console.say($0) }) {
         case let .failure(error):
             Console.error(error.message)
             return withExtendedLifetime(session) { close(client, code: 1) }

@@ -9,7 +9,7 @@ extension MeasureReport {
             try MeasurementPlot.draw(picture(), to: path, existing: force ? .replace : .refuse)
             return nil
         } catch {
-            return error.message
+            return error.message.line
         }
     }
 

@@ -28,7 +28,7 @@ enum PlotCommand {
             guard PlotFormat(path: output) != nil else {
                 throw UsageError("-o \(output): unknown extension (use .png or .svg)")
             }
-            try OutputPath.check(output, force: request.force, option: "-o")
+            try OutputPath.check(output, force: request.force, option: .output)
             return draw(input, to: output, options: request.options, force: request.force)
         } catch {
             Console.error(error.message)

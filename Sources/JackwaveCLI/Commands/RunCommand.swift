@@ -28,7 +28,7 @@ public enum RunCommand {
                                       do throws(PlotError) {
                                           return .success(try Plot.draw(recording, to: picture, existing: existing))
                                       } catch {
-                                          return .failure(PictureFailure(error.message))
+                                          return .failure(PictureFailure(error.message.line))
                                       }
                                   })
         } catch {

@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import Glibc
 import JackwaveHost
 import JackwaveRunSupport
@@ -9,9 +10,11 @@ import JackwaveRunSupport
 public enum Console {
     /// A line of information (connections, drops, the summary).
     public static func say(_ line: String) { write("jackwave: \(TerminalEscaping.escape(line))\n") }
+    public static func say(_ line: Phrase) { say(line.line) }
 
     /// The one line that explains a failure.
     public static func error(_ line: String) { write("jackwave: error: \(TerminalEscaping.escape(line))\n") }
+    public static func error(_ line: Phrase) { error(line.line) }
 
     /// Raw text to stderr, unbuffered.
     public static func write(_ text: String) { write(text, to: 2) }

@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import Glibc
 import JackwaveHost
 import JackwaveRunSupport
@@ -61,13 +62,14 @@ final class TerminalFrontEnd: RunFrontEnd {
         return made
     }
 
-    func say(_ line: String) {
+    func say(_ phrase: Phrase) {
+        let line = phrase.line
         if let meter { meter.printAbove("jackwave: \(TerminalEscaping.escape(line))") }
         else if let toneStatus { toneStatus.printAbove("jackwave: \(TerminalEscaping.escape(line))") }
         else { Console.say(line) }
     }
 
-    func error(_ line: String) { Console.error(line) }
+    func error(_ line: Phrase) { Console.error(line) }
 
     /// Reads the keys while the tone plays or a recording runs, and tells the run what they
     /// changed: the tone, or a marker (`m`).

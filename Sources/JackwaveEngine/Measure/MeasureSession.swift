@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import JackwaveDSP
 import JackwaveRunSupport
+import JackwaveVocabulary
 
 /// One measurement's run on an open client with registered ports: activation, connections,
 /// the programme played and captured, what JACK declares for the paths, deactivation.
@@ -46,7 +47,7 @@ public final class MeasureSession {
     /// server skips jackwave's cycles or `validate` finds something wrong with a capture (it
     /// returns why); `say` is told what happens.
     public func capture(attempts: Int = 3, validate: ([[Float]]) -> String? = { _ in nil },
-                        say: (String) -> Void) -> Result<MeasureCapture, MeasureRunError> {
+                        say: (Phrase) -> Void) -> Result<MeasureCapture, MeasureRunError> {
         if !callbackInstalled {
             notifications.install()
             // Xruns, the shutdown and rate changes are what a measurement needs; connections
@@ -90,14 +91,14 @@ public final class MeasureSession {
     }
 
     /// One pass of the programme, from activation to deactivation; the declared latencies.
-    private func play(say: (String) -> Void) -> Result<[(capture: DeclaredLatency, playback: DeclaredLatency)], MeasureRunError> {
+    private func play(say: (Phrase) -> Void) -> Result<[(capture: DeclaredLatency, playback: DeclaredLatency)], MeasureRunError> {
         do throws(JackError) {
             try client.activate()
         } catch {
             return .failure(MeasureRunError(error.message))
         }
         client.nameProcessThread("jackwave-rt")
-        for failure in plan.connect(client) { say(failure) }
+        for failure in plan.connect(client) { say(Phrase(verbatim: failure)) }
         waitForConnections()
         let ownOutputs = outputs.map(\.fullName), ownInputs = inputs.map(\.fullName)
         for (source, destination) in plan.pairs {

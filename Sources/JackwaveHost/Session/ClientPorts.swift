@@ -1,5 +1,6 @@
 import JackwaveEngine
 import JackwaveRunSupport
+import JackwaveVocabulary
 
 /// One client's ports and the connections planned for them: registered, and the patterns
 /// resolved, on an open client, before anything is created on disk.
@@ -24,7 +25,7 @@ struct ClientPorts {
                 o.portPatterns, among: client.portNames(direction: .output), what: "source")
             let channels = known ?? (o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0)
             if sources.count > channels {
-                throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (--channels \(channels))")
+                throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (\(setting: .channels) \(channels))")
             }
             let destinations = o.manual || o.toPatterns.isEmpty ? [] : try PortPatterns.resolve(
                 o.toPatterns, among: client.portNames(direction: .input), what: "destination")
@@ -37,9 +38,9 @@ struct ClientPorts {
         } catch let error as UsageError {
             throw .usage(error.message)
         } catch let error as JackError {
-            throw .runtime(error.message)
+            throw .runtime(Phrase(verbatim: error.message))
         } catch {
-            throw .runtime("\(error)")
+            throw .runtime(Phrase(verbatim: "\(error)"))
         }
     }
 }
@@ -47,11 +48,11 @@ struct ClientPorts {
 /// Why a run could not start or go on: bad usage (one line, exit 2, nothing touched) or a
 /// runtime failure (one line, exit 1).
 public enum SessionError: Error, Equatable {
-    case usage(String)
-    case runtime(String)
+    case usage(Phrase)
+    case runtime(Phrase)
 
     /// The line to say.
-    public var message: String {
+    public var message: Phrase {
         switch self {
         case let .usage(m), let .runtime(m): m
         }

@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import FoundationEssentials
 import Glibc
 import JackwaveDSP
@@ -24,7 +25,7 @@ extension ClientRun {
         engine.publishPendingDrop()
         var abandoned = false
         if let writer { abandoned = drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
-        parts.levels?.endConnection(engine, timelineBase: timelineBase, report: { parts.messages.post($0) })
+        parts.levels?.endConnection(engine, timelineBase: timelineBase, report: { parts.messages.post(Phrase(verbatim: $0)) })
         flushMessages(ui)
         // A write that failed while draining, after the turn had ended for another reason.
         var lateFailure: String?

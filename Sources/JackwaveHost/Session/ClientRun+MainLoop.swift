@@ -3,6 +3,7 @@ import Glibc
 import JackwaveDSP
 import JackwaveEngine
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// The turn's main loop: the stop conditions, the tone's fade, the ports, the clock and the
 /// level consumers, polled on the main thread until the turn ends.
@@ -35,7 +36,7 @@ extension ClientRun {
             // The keys or OSC may have asked the tone to fade out.
             if toneStopRequestedAt == nil && signals.toneStopRequested.load(ordering: .relaxed) { toneStopRequestedAt = Date() }
             if let levels = parts.levels {
-                if let failure = levels.drain(engine, timelineBase: timelineBase, report: { parts.messages.post($0) }) {
+                if let failure = levels.drain(engine, timelineBase: timelineBase, report: { parts.messages.post(Phrase(verbatim: $0)) }) {
                     return (.levelsFailed(failure), handledInterrupts)
                 }
                 levels.tick(status: status())
@@ -66,7 +67,7 @@ extension ClientRun {
         if let ranges = latencyWatch.readIfChanged(),
            let line = parts.latency.read(InputLatencies(names: ports.inputs.map(\.shortName), ranges: ranges),
                                          frame: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed))) {
-            parts.messages.post(line)
+            parts.messages.post(Phrase(verbatim: line))
         }
     }
 
@@ -79,7 +80,7 @@ extension ClientRun {
         guard let (at, time) = clockWatch.offer(frame: frame, reading: reading),
               let step = files.observeClock(frame: at, reading: time) else { return }
         let timeline = timelineBase + step.frame
-        parts.messages.post(String(printf: "the wall clock stepped %+.3f s at %.3f s", step.seconds, Double(timeline) / Double(parts.sampleRate))
+        parts.messages.post(Phrase(printf: "the wall clock stepped %+.3f s at %.3f s", step.seconds, Double(timeline) / Double(parts.sampleRate))
                             + " (it read \(step.reading.iso8601) where the audio's clock said \(step.expected.iso8601)); a new file starts there, no frame is lost")
         parts.events?.emit(.clockStep, frame: timeline, [("seconds", .double(step.seconds)), ("reading", .string(step.reading.iso8601)),
                                                          ("expected", .string(step.expected.iso8601))])
@@ -89,7 +90,7 @@ extension ClientRun {
     private func stopCondition() -> RunEnding? {
         // `.acquiring`: the shutdown callback copied the reason before its store.
         if signals.serverGone.load(ordering: .acquiring) {
-            parts.messages.post(notifications.shutdownLine)
+            parts.messages.post(Phrase(verbatim: notifications.shutdownLine))
             return .serverGone
         }
         switch serverWatch.check(cycles: signals.cycles.load(ordering: .relaxed)) {
@@ -97,7 +98,7 @@ extension ClientRun {
             parts.messages.post("PipeWire is gone: no cycle since \(ServerWatch.probeAfter) s and nothing listens on \(serverWatch.socketPath ?? "its socket")")
             return .serverGone
         case let .silentFor(seconds):
-            parts.messages.post(String(printf: "no audio cycle from the JACK server for %.1f s: is it stopped?", seconds))
+            parts.messages.post(Phrase(printf: "no audio cycle from the JACK server for %.1f s: is it stopped?", seconds))
         case .running:
             break
         }

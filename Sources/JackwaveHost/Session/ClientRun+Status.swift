@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import FoundationEssentials
 import Glibc
 import JackwaveDSP
@@ -12,7 +13,7 @@ extension ClientRun {
         let skipped = signals.skippedFrames.load(ordering: .relaxed)
         if skipped > reportedSkippedFrames {
             let at = Double(timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed))) / Double(parts.sampleRate)
-            parts.messages.post(String(printf: "the server skipped %d frames by %.3f s (it did not run jackwave for them; the file goes on without them)",
+            parts.messages.post(Phrase(printf: "the server skipped %d frames by %.3f s (it did not run jackwave for them; the file goes on without them)",
                                        skipped - reportedSkippedFrames, at))
             reportedSkippedFrames = skipped
         }

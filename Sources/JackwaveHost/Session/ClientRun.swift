@@ -6,6 +6,7 @@ import JackwaveEngine
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// One JACK client's turn in a run: from `jack_activate` to the end of its audio. A run has
 /// one, or, with `--reconnect`, one per time the server came back (`Session`).
@@ -97,7 +98,7 @@ final class ClientRun {
         var pipeline: RecordingPipeline?
         if let files = parts.files {
             do throws(RecordingSetupError) { pipeline = try RecordingPipeline(files: files) } catch {
-                throw .runtime(error.message)
+                throw .runtime(Phrase(verbatim: error.message))
             }
         }
         if let pipeline, let settings = parts.takeSettings, let ledger = parts.takes, let blocks = engine.blockRing {
@@ -156,12 +157,12 @@ final class ClientRun {
             client.nameProcessThread("jackwave-rt")
             onActivated()
         } catch {
-            ui.error(error.message)
+            ui.error(Phrase(verbatim: error.message))
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
             return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }
-        for failure in ports.plan.connect(client) { ui.say(failure) }
+        for failure in ports.plan.connect(client) { ui.say(Phrase(verbatim: failure)) }
         waitForConnections()
         // Frame 0 already takes what our own outputs play, not only once the connection's
         // notification has come round.
@@ -172,7 +173,7 @@ final class ClientRun {
         reconnector.begin()
         // What the sources declare, read before frame 0: the files' stamp subtracts it.
         let latency = parts.latency.started(InputLatencies(names: ports.inputs.map(\.shortName), ranges: latencyWatch.read()))
-        if let line = latency.line { ui.say(line) }
+        if let line = latency.line { ui.say(Phrase(verbatim: line)) }
         // Frame 0 is the first cycle that sees this store: the clock is read just before it.
         // That cycle starts within a period, and its buffer was captured during the period
         // before it, so the time is right to about one period; the capture latency the

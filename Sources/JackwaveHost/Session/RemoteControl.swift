@@ -4,6 +4,7 @@ import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveUnattended
 import Synchronization
+import JackwaveVocabulary
 
 /// `--osc`: what each OSC message does, on the main thread.
 ///
@@ -57,7 +58,7 @@ public final class RemoteControl: @unchecked Sendable {
             if limiter.allows(now: now) { listener.send(reply, to: message.sender) } else { withheldReplies += 1 }
         }
         for (sender, count) in listener.takeRefusedSenders() {
-            say("OSC: refused \(count) datagram\(count == 1 ? "" : "s") from \(sender): only this machine and --osc-allow networks may send",
+            say("OSC: refused \(count) datagram\(count == 1 ? "" : "s") from \(sender): only this machine and \(setting: .oscAllow) networks may send",
                 kind: "OSC: refused senders", now: now)
         }
         let counts = (malformed: listener.malformed, overflowed: listener.inbox.overflowed.load(ordering: .relaxed),
@@ -94,7 +95,7 @@ public final class RemoteControl: @unchecked Sendable {
         switch OscCommand.parse(path, arguments) {
         case let .success(parsed): command = parsed
         case let .failure(refusal):
-            say(refusal.line, kind: refusal.kind)
+            say(Phrase(verbatim: refusal.line), kind: refusal.kind)
             return nil
         }
         switch command {
@@ -108,7 +109,7 @@ public final class RemoteControl: @unchecked Sendable {
             say("OSC: stop", kind: path)
         case .split:
             let line = control.split(atStreamFrame: streamFrame, atLeast: FileChoice.minimumSplitSeconds)
-            say(line, kind: line.hasSuffix("(ignored)") ? "OSC: splits ignored" : "/jackwave/split")
+            say(Phrase(verbatim: line), kind: line.hasSuffix("(ignored)") ? "OSC: splits ignored" : "/jackwave/split")
         case .status:
             return OscOutgoing(path: OscCommand.replyPrefix + "status", arguments: status())
         case let .marker(label):
@@ -120,11 +121,11 @@ public final class RemoteControl: @unchecked Sendable {
             let nyquist = Double(rate) / 2
             guard hz < nyquist else { return ignored(path, "\(hz) Hz is not between 0 and \(nyquist.plainText) Hz") }
             control.setTone(frequency: hz)
-            say(String(printf: "OSC: tone %.2f Hz", hz), kind: path)
+            say(Phrase(printf: "OSC: tone %.2f Hz", hz), kind: path)
         case let .toneVolume(db):
             guard control.playsTone else { return ignored(path, "no tone plays") }
             control.setTone(amplitude: Float(pow(10, db / 20)))
-            say(String(printf: "OSC: tone at %.1f dBFS", db), kind: path)
+            say(Phrase(printf: "OSC: tone at %.1f dBFS", db), kind: path)
         case let .tonePause(asked):
             guard control.playsTone else { return ignored(path, "no tone plays") }
             let paused = asked ?? !control.playingTone.paused
@@ -144,12 +145,12 @@ public final class RemoteControl: @unchecked Sendable {
 
     private func ignored(_ path: String, _ why: String) -> OscOutgoing? {
         let refusal = OscCommand.ignored(path, why)
-        say(refusal.line, kind: refusal.kind)
+        say(Phrase(verbatim: refusal.line), kind: refusal.kind)
         return nil
     }
 
     /// A line through the repeat filter.
-    private func say(_ line: String, kind: String, now: Double? = nil) {
+    private func say(_ line: Phrase, kind: String, now: Double? = nil) {
         for out in repeats.post(line, kind: kind, now: now ?? Self.monotonicSeconds()) { lines.post(out) }
     }
 

@@ -1,3 +1,5 @@
+import JackwaveVocabulary
+
 /// What a run needs from whoever shows it to the user (the terminal, in jackwave's CLI):
 /// where its lines go, the user's interrupts, the signals it holds while libjack makes its
 /// threads, a live view of the levels, and a turn on every pass of the main loop.
@@ -5,9 +7,9 @@
 /// Called on the main thread only.
 public protocol RunFrontEnd: AnyObject {
     /// Shows a line of information (a connection made, a drop, the summary).
-    func say(_ line: String)
+    func say(_ line: Phrase)
     /// Shows the one line that explains a failure.
-    func error(_ line: String)
+    func error(_ line: Phrase)
     /// Interrupts (SIGINT, SIGTERM, SIGHUP, a remote stop) received so far.
     var interrupts: Int { get }
     /// Whether an interrupt is waiting on this thread while it holds them.

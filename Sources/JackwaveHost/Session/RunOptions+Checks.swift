@@ -4,6 +4,7 @@ import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveStreaming
+import JackwaveVocabulary
 
 /// The checks a run's options must pass before anything is touched: the ones that need only
 /// the disk (`checkOutputs`, before JACK), and the ones that need the server's rate, period
@@ -26,31 +27,31 @@ extension RunOptions {
                 try FileChoice.format(for: path, named: named, depth: depth, rate: fileRate)
             }
             let first = naming.firstNumbers()
-            try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: force, option: "--record")
+            try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: force, option: Setting.record)
             try checkClockNames(format: chosen)
             recordFormat = chosen
         }
         if let path = levelsPath, path != "-" {
-            try OutputPath.check(path, force: force, option: "--levels")
+            try OutputPath.check(path, force: force, option: Setting.levels)
         }
         if let path = plotPath {
             guard ["png", "svg"].contains(FileNames.lowercasedExtension(path)) else {
-                throw UsageError("--plot \(path): unknown extension (use .png or .svg)")
+                throw UsageError("\(setting: .plot) \(path): unknown extension (use .png or .svg)")
             }
             let first = fileNaming?.firstNumbers() ?? (take: 0, piece: 1)
             try OutputPath.check(fileNaming?.companion(path, take: first.take, piece: first.piece) ?? path,
-                                 force: force, option: "--plot")
+                                 force: force, option: Setting.plot)
         }
         if let path = eventsPath, path != "-" {
-            try OutputPath.check(path, force: force, option: "--events")
+            try OutputPath.check(path, force: force, option: Setting.events)
         }
         // Two options naming one file (`take.wav` and `./take.wav`) would write over each other.
-        let named = [("--record", recordPath), ("--levels", levelsPath == "-" ? nil : levelsPath),
-                     ("--plot", plotPath), ("--events", eventsPath == "-" ? nil : eventsPath)]
+        let named = [(Setting.record, recordPath), (Setting.levels, levelsPath == "-" ? nil : levelsPath),
+                     (Setting.plot, plotPath), (Setting.events, eventsPath == "-" ? nil : eventsPath)]
             .compactMap { option, path in path.map { (option, $0, OutputPath.canonical($0)) } }
         for (i, a) in named.enumerated() {
             for b in named[(i + 1)...] where a.2 == b.2 {
-                throw UsageError("\(a.0) and \(b.0) name the same file (\(a.1))")
+                throw UsageError("\(setting: a.0) and \(setting: b.0) name the same file (\(a.1))")
             }
         }
         return recordFormat
@@ -66,7 +67,7 @@ extension RunOptions {
         }
         if let word = format.formatWord(depth: depth),
            !SoundFile.canWrite(format: word, channels: channels, sampleRate: rate) {
-            throw UsageError("--record \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
+            throw UsageError("\(setting: .record) \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
         }
         try Self.checkBuffer(bufferSeconds, channels: channels, serverRate: serverRate, period: period)
         var spec = RecordingSpec(path: path, format: format, depth: depth, channels: channels, inputRate: serverRate,
@@ -84,7 +85,7 @@ extension RunOptions {
     func checkClockNames(format: SoundFormat) throws(UsageError) {
         guard let pattern = namePattern, let path = recordPath else { return }
         guard SoundFormat.forPath(pattern.text) == format || FileNames.lowercasedExtension(pattern.text) == FileNames.lowercasedExtension(path) else {
-            throw UsageError("--name-pattern \(pattern.text): its extension names another format than --record \(path) (\(format.name))")
+            throw UsageError("\(setting: .namePattern) \(pattern.text): its extension names another format than \(setting: .record) \(path) (\(format.name))")
         }
     }
 
@@ -96,7 +97,7 @@ extension RunOptions {
         let overlap = Int64(((overlapSeconds ?? 0) * Double(fileRate)).rounded())
         let bytes = Double(overlap) * Double(channels * MemoryLayout<Float>.stride)
         if bytes > Self.memoryBytes / 4 {
-            throw UsageError("--overlap \((overlapSeconds ?? 0).plainText) s × \(channels) channels keeps \(String(printf: "%.1f", bytes / 1e9)) GB of audio, more than a quarter of this machine's memory")
+            throw UsageError("\(setting: .overlap) \((overlapSeconds ?? 0).plainText) s × \(channels) channels keeps \(String(printf: "%.1f", bytes / 1e9)) GB of audio, more than a quarter of this machine's memory")
         }
         return ClockPlan(period: period, naming: ClockNaming(record: path, pattern: namePattern, utc: utc), overlapFrames: overlap)
     }
@@ -105,33 +106,33 @@ extension RunOptions {
     /// `environment`, a file or the URL); `--stream-ca` is a file, and only with TLS. Returns
     /// the warnings to say: a password in the URL, a password file others can read, a login
     /// that leaves this machine in clear.
-    public func checkStream(environment: [String: String]) throws(UsageError) -> [String] {
+    public func checkStream(environment: [String: String]) throws(UsageError) -> [Phrase] {
         guard let target = stream else { return [] }
         if let missing = Shout.unavailable { throw UsageError(missing) }
         if let authorities = streamCertificateAuthorities {
-            guard target.tls else { throw UsageError("--stream-ca has no effect on icecast://, which has no TLS: use icecasts://") }
-            try Self.checkReadableFile(authorities, option: "--stream-ca")
+            guard target.tls else { throw UsageError("\(setting: .streamCertificateAuthorities) has no effect on icecast://, which has no TLS: use icecasts://") }
+            try Self.checkReadableFile(authorities, option: Setting.streamCertificateAuthorities)
         }
-        var warnings: [String]
+        var warnings: [Phrase]
         do throws(StreamTargetError) {
             warnings = try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).warnings
         } catch {
             throw UsageError(error.message)
         }
         if !target.tls && !target.isLoopback {
-            warnings.append("--stream: the login (its password only base64-encoded) and the audio go to \(target.host) in clear; icecasts:// sends them over TLS")
+            warnings.append("\(setting: .stream): the login (its password only base64-encoded) and the audio go to \(target.host) in clear; icecasts:// sends them over TLS")
         }
         return warnings
     }
 
     /// A regular file this user can read (opened without blocking, so a FIFO is refused at
     /// once, never waited on).
-    static func checkReadableFile(_ path: String, option: String) throws(UsageError) {
+    static func checkReadableFile(_ path: String, option: Setting) throws(UsageError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw UsageError("\(option) \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw UsageError("\(setting: option) \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(option) \(path): not a regular file") }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(setting: option) \(path): not a regular file") }
     }
 
     /// The stream's settings once the server's rate and the inputs are known: the codec must
@@ -147,12 +148,12 @@ extension RunOptions {
         }
         let compression = try usage { () throws(FileChoiceError) -> CompressionSettings? in
             if let most = format.maximumChannels, channels > most {
-                throw FileChoiceError("--stream \(target.display): \(format.name) streams hold 1 or \(most) channels, not \(channels)")
+                throw FileChoiceError("\(setting: .stream) \(target.display): \(format.name) streams hold 1 or \(most) channels, not \(channels)")
             }
             if let rates = format.sampleRates, !rates.contains(serverRate) {
-                throw FileChoiceError("--stream \(target.display): \(format.name) takes \(rates.map { String($0) }.joined(separator: ", ")) Hz, and the server runs at \(serverRate) Hz")
+                throw FileChoiceError("\(setting: .stream) \(target.display): \(format.name) takes \(rates.map { String($0) }.joined(separator: ", ")) Hz, and the server runs at \(serverRate) Hz")
             }
-            return try streamQuality?.settings(for: format, channels: channels, sampleRate: serverRate, option: "--stream-quality")
+            return try streamQuality?.settings(for: format, channels: channels, sampleRate: serverRate, option: Setting.streamQuality)
         }
         var trusted = target
         trusted.certificateAuthorities = streamCertificateAuthorities
@@ -165,11 +166,11 @@ extension RunOptions {
         let frames = Int(seconds * Double(serverRate))
         let minimum = 4 * max(period, 1)
         if frames < minimum {
-            throw UsageError("--buffer \(seconds.plainText) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(printf: "%.3f", Double(minimum) / Double(serverRate))) s)")
+            throw UsageError("\(setting: .buffer) \(seconds.plainText) s holds \(frames) frames; this server's period needs at least \(minimum) (\(String(printf: "%.3f", Double(minimum) / Double(serverRate))) s)")
         }
         let bytes = Double(frames) * Double(channels) * Double(MemoryLayout<Float>.stride)
         if bytes > Self.memoryBytes / 2 {
-            throw UsageError("--buffer \(seconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
+            throw UsageError("\(setting: .buffer) \(seconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB, more than half of this machine's memory")
         }
     }
 
@@ -181,7 +182,7 @@ extension RunOptions {
         let bytes = Double(preRoll + Int(bufferSeconds * Double(serverRate))) * Double(channels) * Double(MemoryLayout<Float>.stride)
         if bytes > Self.memoryBytes / 2 {
             let most = (Self.memoryBytes / 2 / Double(channels * MemoryLayout<Float>.stride) - bufferSeconds * Double(serverRate)) / Double(serverRate)
-            throw UsageError("--pre-roll \(preRollSeconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB with the --buffer ring, more than half of this machine's memory (at most \(String(printf: "%.0f", max(0, most))) s here)")
+            throw UsageError("\(setting: .preRoll) \(preRollSeconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB with the \(setting: .buffer) ring, more than half of this machine's memory (at most \(String(printf: "%.0f", max(0, most))) s here)")
         }
         let start: TakeSettings.Start = triggerLevel.map { .level($0) } ?? .transport
         // 6 dB under the trigger: half its amplitude.

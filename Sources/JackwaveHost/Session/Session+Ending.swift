@@ -3,6 +3,7 @@ import Glibc
 import JackwaveAnalysis
 import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 extension Session {
     /// How long the end of a run waits for the loudness analysis to measure what it still
@@ -34,32 +35,32 @@ extension Session {
         parts.alarms?.finish()
         parts.levels?.close()
         frontEnd.audioStopped()
-        if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(line) }
+        if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(Phrase(verbatim: line)) }
         let streamLine = parts.stream.map { StreamReport.finish($0, sampleRate: parts.sampleRate) }
         parts.finisher?.finish()
         parts.flushLines(to: frontEnd)
 
         if let last {
-            if let line = last.ending.errorLine { frontEnd.error(line) }
+            if let line = last.ending.errorLine { frontEnd.error(Phrase(verbatim: line)) }
             if let failure = last.lateWriteFailure {
                 frontEnd.error("\(failure); the file holds everything written before the error")
                 code = 1
             }
-            for line in last.silentInputs { frontEnd.say(line) }
+            for line in last.silentInputs { frontEnd.say(Phrase(verbatim: line)) }
         }
         if let message = parts.levels?.failure, last?.ending != .levelsFailed(message) {
-            frontEnd.error(message)
+            frontEnd.error(Phrase(verbatim: message))
             code = 1
         }
-        for line in takeLines(parts) { frontEnd.say(line) }
-        if let line = parts.latency.summaryLine { frontEnd.say(line) }
+        for line in takeLines(parts) { frontEnd.say(Phrase(verbatim: line)) }
+        if let line = parts.latency.summaryLine { frontEnd.say(Phrase(verbatim: line)) }
         for line in parts.dropouts?.summaryLines() ?? [] { frontEnd.say(line) }
         for (number, frame) in parts.markers.unclaimed {
             let why = parts.takes != nil ? "no take was recording" : "after the last frame written"
             frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
         }
-        if let streamLine { frontEnd.say(streamLine) }
-        frontEnd.say(summary(parts, totals: totals, firstStart: firstStart))
+        if let streamLine { frontEnd.say(Phrase(verbatim: streamLine)) }
+        frontEnd.say(Phrase(verbatim: summary(parts, totals: totals, firstStart: firstStart)))
         if let hook = parts.hook {
             // An interrupt after the one the run ended on (or after the end, when it ended by
             // itself) stops the hooks: an ending never waits on a hook it was told not to.

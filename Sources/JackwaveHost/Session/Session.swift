@@ -6,6 +6,7 @@ import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveStreaming
 import JackwaveUnattended
+import JackwaveVocabulary
 
 /// One jackwave run (`--record`, `--tone`, or metering), from its options to its summary:
 /// the one place where a run is built and its connections come and go.
@@ -43,7 +44,7 @@ public final class Session {
         options = o
         self.frontEnd = frontEnd
         self.drawPicture = drawPicture
-        if o.plotPath != nil && drawPicture == nil { throw .usage("--plot: no way to draw pictures was given to this run") }
+        if o.plotPath != nil && drawPicture == nil { throw .usage("\(setting: .plot): no way to draw pictures was given to this run") }
         environment = ProcessInfo.processInfo.environment
         unsetenv(StreamPassword.variable)
         do throws(UsageError) {
@@ -60,13 +61,13 @@ public final class Session {
             do throws(OscListenerError) {
                 try remote.listen(on: binding, allowing: OscAllowList(o.oscAllow))
             } catch {
-                throw .runtime("--osc: \(error.message)")
+                throw .runtime("\(setting: .osc): \(error.message)")
             }
             for network in o.oscAllow where network.isEveryone {
-                frontEnd.say("OSC: --osc-allow \(network) admits every \(network.family == AF_INET ? "IPv4" : "IPv6") sender that reaches \(binding)")
+                frontEnd.say("OSC: \(setting: .oscAllow) \(network) admits every \(network.family == AF_INET ? "IPv4" : "IPv6") sender that reaches \(binding)")
             }
             if !binding.isLoopbackOnly && o.oscAllow.isEmpty {
-                frontEnd.say("OSC on \(binding) admits only this machine's own senders: --osc-allow CIDR admits others")
+                frontEnd.say("OSC on \(binding) admits only this machine's own senders: \(setting: .oscAllow) CIDR admits others")
             }
             self.remote = remote
         } else {
@@ -81,7 +82,7 @@ public final class Session {
         do throws(JackError) {
             client = try JackClient(name: options.clientName, server: options.server)
         } catch {
-            frontEnd.error(error.message)
+            frontEnd.error(Phrase(verbatim: error.message))
             return 1
         }
         let parts: SessionParts
@@ -129,13 +130,13 @@ public final class Session {
                                        [("gap_seconds", .double(gap.seconds)), ("frames_lost", .int(gap.framesLost)),
                                         ("lost_by", .string("wall_time"))])
                     parts.levels?.beginConnection(timelineBase: totals.receivedFrames, gapSeconds: gap.seconds)
-                    frontEnd.say(String(printf: "the server is back after %.3f s (about %lld frames lost, by wall time × rate); ",
+                    frontEnd.say(Phrase(printf: "the server is back after %.3f s (about %lld frames lost, by wall time × rate); ",
                                         gap.seconds, gap.framesLost)
                                  + (parts.files == nil ? "going on" : "recording on"))
                 } else {
                     firstStart = start
                     if options.printStart { frontEnd.say("first frame at \(start.iso8601)") }
-                    if let line = Self.armedLine(parts) { frontEnd.say(line) }
+                    if let line = Self.armedLine(parts) { frontEnd.say(Phrase(verbatim: line)) }
                 }
             }
             totals.add(end)

@@ -8,6 +8,7 @@ import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveStreaming
 import JackwaveUnattended
+import JackwaveVocabulary
 
 /// Everything a run keeps from its first connection to its last: built once, when the first
 /// connection has told the server's rate and the ports, in the order that keeps the rules
@@ -71,7 +72,7 @@ final class SessionParts {
         outputs = ports.outputs.count
         // Every check that needs the server's rate and the port count, then (only then) files.
         if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
-            throw .usage("--tone \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
+            throw .usage("\(setting: .tone) \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
         }
         let spec: RecordingSpec?
         let takeSettings: TakeSettings?
@@ -99,7 +100,7 @@ final class SessionParts {
         if o.loudness && channels > 0 {
             guard let feed = LoudnessFeed(channels: channels, sampleRate: sampleRate, writerFrames: writerFrames,
                                           keepsReadings: levelsWanted, messages: messages) else {
-                throw .usage("--loudness: libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
+                throw .usage("\(setting: .loudness): libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
             }
             loudness = feed
         } else {
@@ -157,7 +158,7 @@ final class SessionParts {
             // On the wall clock, the first file is named after now: frame 0 comes a moment
             // later, once the ports are connected.
             if files.spec.clock != nil { files.setStart(clock.reading(atFrame: 0, sampleRate: sampleRate)) }
-            do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(error.message) }
+            do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(Phrase(verbatim: error.message)) }
         }
         let dropouts = channels > 0 && (spec != nil || loudness != nil || streamSettings != nil || o.alarms.isOn)
             ? DropoutLedger(inputNames: ports.inputs.map(\.shortName), sampleRate: sampleRate, events: events,
@@ -198,7 +199,7 @@ final class SessionParts {
                             writerFrames: ringFrames, compression: settings.compression, events: report.tell)
         }
         alarms = o.alarms.isOn && channels > 0 ? SignalAlarms(settings: o.alarms, channels: channels, sampleRate: sampleRate) { [messages] alarm in
-            messages.post(alarm.line(sampleRate: sampleRate))
+            messages.post(Phrase(verbatim: alarm.line(sampleRate: sampleRate)))
             events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.alarms))
         } : nil
         self.remote = remote

@@ -2,6 +2,7 @@ import Glibc
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveVocabulary
 
 /// The files of a whole run, across reconnects: which file is open, what the next one is
 /// called, and where each lies on the run's timeline.
@@ -196,7 +197,7 @@ public final class RecordingFiles: @unchecked Sendable {
             if let outside { n = min(n, Int(outside)) }
             if let clock { n = min(n, Int(clock)) }
             if let limit = spec.maximumFramesPerFile, leadIn + framesInPiece + Int64(n) > limit {
-                return fail("\(file.path): a \(spec.format.name) file ends at 4 GB; stopped (use .wav, which becomes RF64, or --split)")
+                return fail("\(file.path): a \(spec.format.name) file ends at 4 GB; stopped (use .wav, which becomes RF64, or cut it into pieces)")
             }
             if currentRecord == nil { begin(file, leadIn: 0) }
             let source = frames + done * spec.channels

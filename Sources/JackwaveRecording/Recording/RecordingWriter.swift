@@ -6,6 +6,7 @@ import JackwaveDSP
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveVocabulary
 
 /// The non-realtime thread that drains the audio ring into the recording's files, and hands
 /// every frame to its sinks (`FrameSink`: the live loudness analysis, the live stream, the
@@ -209,8 +210,8 @@ public final class RecordingWriter: @unchecked Sendable {
                 writeSilence(frames: event.count)
                 drops.commitRead(1)
                 let seconds = Double(event.atFrame) / Double(inputRate)
-                messages.post(String(printf: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
-                                     event.count, seconds))
+                messages.post(Phrase(verbatim: String(printf: "%lld frames dropped at %.3f s (the writer fell behind; silence written in their place)",
+                                                   event.count, seconds)))
             } else {
                 var limit = gap.count == 1 ? min(available, Int(gap.first.pointee.atFrame - position)) : available
                 if let takes { limit = min(limit, takes.coveredFrames(from: position)) }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveVocabulary
 
 /// Retention in a run (`--keep`, `--keep-space`): the run's files listed as they are made,
 /// kept from deletion while they are in use, and the oldest deleted when the limits say so.
@@ -72,7 +73,7 @@ package final class FileKeeper: @unchecked Sendable {
     package func prune(frame: Int64) {
         do throws(RetentionError) {
             for deletion in try retention.prune() {
-                messages.post(deletion.line)
+                messages.post(Phrase(verbatim: deletion.line))
                 events?.emit(.fileDeleted, frame: frame, deletion.fields)
             }
         } catch {
@@ -80,7 +81,7 @@ package final class FileKeeper: @unchecked Sendable {
         }
         if let newest = retention.clockHold, let limit = retention.limits.seconds,
            holdSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
-            messages.post("retention: the wall clock says every earlier file is past --keep (the newest last written \(String(printf: "%.1f", newest / 86400)) days ago): none goes by age until this run has lasted \(String(printf: "%.1f", limit / 86400)) days; --keep-space still applies")
+            messages.post("retention: the wall clock says every earlier file is past \(setting: .keep) (the newest last written \(String(printf: "%.1f", newest / 86400)) days ago): none goes by age until this run has lasted \(String(printf: "%.1f", limit / 86400)) days; \(setting: .keepSpace) still applies")
             events?.emit(.retentionHeld, frame: frame, [("newest_age_seconds", .double(newest)), ("keep_seconds", .double(limit))])
         }
     }

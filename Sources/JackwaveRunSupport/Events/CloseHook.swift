@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
+import JackwaveVocabulary
 
 /// `--on-close CMD`: runs `CMD PATH` after each file is finalized, on a thread of its own.
 ///
@@ -86,7 +87,7 @@ public final class CloseHook: @unchecked Sendable {
             while let (path, frame) = queue.withLock({ $0.paths.isEmpty ? nil : $0.paths.removeFirst() }) {
                 defer { ran?(path) }
                 if abandoned.load(ordering: .relaxed) {
-                    messages.post("--on-close: not run for \(path) (jackwave was stopped while waiting for the hooks)")
+                    messages.post("\(setting: .onClose): not run for \(path) (jackwave was stopped while waiting for the hooks)")
                     continue
                 }
                 let outcome = HookProcess.run(command, path: path, timeout: timeout, grace: Self.killGrace,
@@ -95,14 +96,14 @@ public final class CloseHook: @unchecked Sendable {
                 case .succeeded:
                     break
                 case let .failed(failure):
-                    messages.post("--on-close: \(failure) (recording goes on)")
+                    messages.post("\(setting: .onClose): \(failure) (recording goes on)")
                     events?.emit(.onCloseFailed, frame: frame, [("path", .string(path)), ("reason", .string(failure))])
                 case let .timedOut(seconds, signal):
-                    messages.post("--on-close: \(command) \(path) ran past \(seconds.plainText) s; its process group was stopped (SIG\(signal))")
+                    messages.post("\(setting: .onClose): \(command) \(path) ran past \(seconds.plainText) s; its process group was stopped (SIG\(signal))")
                     events?.emit(.onCloseTimeout, frame: frame, [("path", .string(path)), ("seconds", .double(seconds)),
                                                                  ("signal", .string(signal))])
                 case let .stopped(signal):
-                    messages.post("--on-close: \(command) \(path) was stopped (SIG\(signal)): jackwave was told to stop while waiting for it")
+                    messages.post("\(setting: .onClose): \(command) \(path) was stopped (SIG\(signal)): jackwave was told to stop while waiting for it")
                 }
             }
             if queue.withLock({ $0.closing && $0.paths.isEmpty }) { return }

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Synchronization
+import JackwaveVocabulary
 
 /// `--on-event CMD`: runs `CMD` through `/bin/sh -c` for each event a person may have to act
 /// on (`RunEventKind.runsEventHook`: dead air, clipping, a server or stream lost and back,
@@ -60,13 +61,13 @@ public final class EventHook: @unchecked Sendable {
                                        environment: ["JACKWAVE_EVENT": kind], label: "jackwave-on-event",
                                        timeout: timeout, grace: Self.graceSeconds) {
                 case .succeeded: break
-                case let .failed(failure): messages.post("--on-event (\(kind)): \(failure)")
+                case let .failed(failure): messages.post("\(setting: .onEvent) (\(kind)): \(failure)")
                 case .timedOut, .stopped:
-                    messages.post("--on-event (\(kind)): jackwave-on-event did not end within \(timeout.plainText) s and was stopped")
+                    messages.post("\(setting: .onEvent) (\(kind)): jackwave-on-event did not end within \(timeout.plainText) s and was stopped")
                 }
             }
             let (dropped, done) = queue.withLock { q in defer { q.dropped = 0 }; return (q.dropped, q.closing && q.events.isEmpty) }
-            if dropped > 0 { messages.post("--on-event: \(dropped) events came faster than the command ran and were not handed to it") }
+            if dropped > 0 { messages.post("\(setting: .onEvent): \(dropped) events came faster than the command ran and were not handed to it") }
             if done { return }
         }
     }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveVocabulary
 
 /// `--events FILE|-`: a JSON Lines stream of what happens in a run, one object per line with
 /// `event` (a `RunEventKind`), `time` (local ISO 8601 wall time, milliseconds) and `frame`
@@ -20,7 +21,7 @@ public final class EventLog: Sendable {
     private let fd: Mutex<Int32>
     private let ownsDescriptor: Bool
     /// The first write error, said once by whoever reads `failure`.
-    private let failureText = Mutex<String?>(nil)
+    private let failureText = Mutex<Phrase?>(nil)
     /// `--on-event`'s command, if any.
     private let hook: EventHook?
 
@@ -42,7 +43,7 @@ public final class EventLog: Sendable {
             return
         }
         do throws(CreatedFileError) { fd = Mutex(try CreatedFile.open(path, policy: policy)) } catch {
-            throw EventLogError(message: "--events \(error.message)")
+            throw EventLogError(message: "\(setting: .events) \(error.message)")
         }
         ownsDescriptor = true
     }
@@ -81,7 +82,7 @@ public final class EventLog: Sendable {
         fd.withLock { fd in
             guard fd >= 0 else { return }
             let ok = data.withUnsafeBytes { bytes in writeAll(fd, bytes) }
-            if !ok { failureText.withLock { if $0 == nil { $0 = "--events: write failed: \(String(cString: strerror(errno)))" } } }
+            if !ok { failureText.withLock { if $0 == nil { $0 = "\(setting: .events): write failed: \(String(cString: strerror(errno)))" } } }
         }
     }
 
@@ -97,7 +98,7 @@ public final class EventLog: Sendable {
     }
 
     /// The first write error, if any (the events stop being complete; the recording goes on).
-    public var failure: String? { failureText.withLock { $0 } }
+    public var failure: Phrase? { failureText.withLock { $0 } }
 
     /// `write(2)` until every byte is out; false on an error.
     private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -114,5 +115,5 @@ public final class EventLog: Sendable {
 
 /// `--events` cannot be opened.
 public struct EventLogError: Error, Equatable {
-    public let message: String
+    public let message: Phrase
 }

@@ -1,32 +1,33 @@
 import FoundationEssentials
 import Glibc
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// Checks that a path can be created as a new output file, before anything is touched:
 /// the directory exists and is writable, the path is not a directory nor a symbolic link
 /// (jackwave never writes through one: `CreatedFile`), and an existing file is only
 /// replaced with `--force`, and never while another jackwave writes it (its lock).
 public enum OutputPath {
-    public static func check(_ path: String, force: Bool, option: String) throws(UsageError) {
+    public static func check(_ path: String, force: Bool, option: Setting) throws(UsageError) {
         let fm = FileManager.default
         var link = stat()
         if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
-            throw UsageError("\(option) \(path): is a symbolic link; jackwave never writes through one")
+            throw UsageError("\(setting: option) \(path): is a symbolic link; jackwave never writes through one")
         }
-        if CreatedFile.isBeingWritten(path) { throw UsageError("\(option) \(path): \(CreatedFile.beingWritten)") }
+        if CreatedFile.isBeingWritten(path) { throw UsageError("\(setting: option) \(path): \(CreatedFile.beingWritten)") }
         if let isDirectory = isDirectory(path) {
-            if isDirectory { throw UsageError("\(option) \(path): is a directory") }
-            if !force { throw UsageError("\(option) \(path): file exists (use --force to overwrite it)") }
-            if !fm.isWritableFile(atPath: path) { throw UsageError("\(option) \(path): not writable") }
+            if isDirectory { throw UsageError("\(setting: option) \(path): is a directory") }
+            if !force { throw UsageError("\(setting: option) \(path): file exists (use \(setting: .force) to overwrite it)") }
+            if !fm.isWritableFile(atPath: path) { throw UsageError("\(setting: option) \(path): not writable") }
             return
         }
         let directory = FileNames.directory(path)
         let dir = directory.isEmpty ? "." : directory
         guard isDirectory(dir) == true else {
-            throw UsageError("\(option) \(path): directory \(dir) does not exist")
+            throw UsageError("\(setting: option) \(path): directory \(dir) does not exist")
         }
         guard fm.isWritableFile(atPath: dir) else {
-            throw UsageError("\(option) \(path): directory \(dir) is not writable")
+            throw UsageError("\(setting: option) \(path): directory \(dir) is not writable")
         }
     }
 

@@ -1,3 +1,5 @@
+import JackwaveVocabulary
+
 /// Lines that outside input can make by the thousand (an unknown OSC message, a refused
 /// sender): the first of each kind is said, the ones after it within `interval` seconds are
 /// only counted, and the count is said once the interval is over (`… 4999 more like it in
@@ -22,7 +24,7 @@ public struct RepeatedLines: Sendable {
 
     /// `line`, of `kind`, at `now` (seconds, any monotonic clock): the lines to say now,
     /// which are this line if its kind is not within an interval, and any summaries due.
-    public mutating func post(_ line: String, kind: String, now: Double) -> [String] {
+    public mutating func post(_ line: Phrase, kind: String, now: Double) -> [Phrase] {
         var out = flush(now: now)
         let key = kinds[kind] != nil || kinds.count < maximumKinds ? kind : Self.otherKind
         if var entry = kinds[key] {
@@ -37,8 +39,8 @@ public struct RepeatedLines: Sendable {
     }
 
     /// The summaries of the intervals over by `now` (every one, with `now` nil: at the end).
-    public mutating func flush(now: Double?) -> [String] {
-        var out: [String] = []
+    public mutating func flush(now: Double?) -> [Phrase] {
+        var out: [Phrase] = []
         order.removeAll { key in
             guard let entry = kinds[key] else { return true }
             guard now.map({ $0 - entry.since >= interval }) ?? true else { return false }

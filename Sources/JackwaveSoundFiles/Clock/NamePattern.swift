@@ -1,3 +1,5 @@
+import JackwaveVocabulary
+
 /// `--name-pattern '%Y-%m-%d/%H%M.flac'`: a piece's path from the wall-clock time it is named
 /// after (`ClockPiece.named`), relative to the recording's folder, strftime-like:
 ///
@@ -24,7 +26,7 @@ public struct NamePattern: Sendable, Equatable {
 
     /// Checks `text`; one line saying what is wrong otherwise.
     public static func parse(_ text: String) throws(FileChoiceError) -> NamePattern {
-        func refuse(_ why: String) -> FileChoiceError { FileChoiceError("--name-pattern \(text): \(why)") }
+        func refuse(_ why: String) -> FileChoiceError { FileChoiceError("\(setting: .namePattern) \(text): \(why)") }
         guard !text.isEmpty, text.utf8.count <= maximumLength else { throw refuse("must be 1 to \(maximumLength) bytes") }
         guard !text.hasPrefix("/") else { throw refuse("must be relative to the recording's folder (no leading /)") }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {

@@ -5,6 +5,7 @@ import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveVocabulary
 
 /// What happens to each file once the writer has finalized it, on a thread of its own so
 /// that the writer never waits: its markers written in as cue points, its picture drawn
@@ -73,7 +74,7 @@ package final class FileFinisher: @unchecked Sendable {
         if accepted {
             wake.signal()
         } else {
-            messages.post("\(job.file.path): too many files waiting to be finished; its markers, picture and --on-close are left out")
+            messages.post("\(job.file.path): too many files waiting to be finished; its markers, picture and \(setting: .onClose) are left out")
         }
     }
 
@@ -110,7 +111,7 @@ package final class FileFinisher: @unchecked Sendable {
             case let .success(drawn):
                 messages.post(drawn == picture ? "plot: \(picture)" : "plot: \(picture) exists, so drawn as \(drawn)")
             case let .failure(error):
-                messages.post("--plot: \(error.message)")
+                messages.post("\(setting: .plot): \(error.message)")
                 plotFailed.store(true, ordering: .relaxed)
             }
         }
@@ -127,7 +128,7 @@ package final class FileFinisher: @unchecked Sendable {
 
     /// Says a loudness line and writes its event (at `frame`, or at the last file's end).
     private func report(_ result: (line: String, event: RunEventKind, fields: [(String, EventLog.Value)]), frame: Int64?) {
-        messages.post(result.line)
+        messages.post(Phrase(verbatim: result.line))
         events?.emit(result.event, frame: frame ?? lastEnd, result.fields)
     }
 

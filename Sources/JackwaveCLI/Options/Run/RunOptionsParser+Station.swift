@@ -1,3 +1,4 @@
+import JackwaveVocabulary
 import JackwaveAnalysis
 import JackwaveHost
 import JackwaveRecording

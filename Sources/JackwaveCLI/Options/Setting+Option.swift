@@ -1,0 +1,48 @@
+import JackwaveVocabulary
+
+extension Setting {
+    /// The option that gives this setting: the one place a `Setting` is spelt.
+    var option: String {
+        switch self {
+        case .record: "--record"
+        case .format: "--format"
+        case .bits: "--bits"
+        case .rate: "--rate"
+        case .split: "--split"
+        case .force: "--force"
+        case .buffer: "--buffer"
+        case .channels: "--channels"
+        case .quality: "--quality"
+        case .levels: "--levels"
+        case .plot: "--plot"
+        case .events: "--events"
+        case .namePattern: "--name-pattern"
+        case .overlap: "--overlap"
+        case .keep: "--keep"
+        case .keepSpace: "--keep-space"
+        case .stream: "--stream"
+        case .streamCertificateAuthorities: "--stream-ca"
+        case .streamQuality: "--stream-quality"
+        case .streamPasswordFile: "--stream-password-file"
+        case .preRoll: "--pre-roll"
+        case .tone: "--tone"
+        case .loudness: "--loudness"
+        case .onEvent: "--on-event"
+        case .onClose: "--on-close"
+        case .osc: "--osc"
+        case .oscAllow: "--osc-allow"
+        case .plotWidth: "--width"
+        case .plotHeight: "--height"
+        case .plotStart: "--start"
+        case .plotEnd: "--end"
+        case .listFormats: "--formats"
+        case .output: "-o"
+        case .json: "--json"
+        }
+    }
+}
+
+extension Phrase {
+    /// The line for the user, each setting spelt as its option.
+    var line: String { text(naming: \.option) }
+}
