@@ -9,7 +9,7 @@ import Glibc
 ///   `1400.flac`), up to `maximumSuffix`.
 /// The caller gets the open descriptor, locked (`flock`, as `CreatedFile` locks every file
 /// being written), so that nothing can take the name between the check and the write
-/// (`SoundFile(writingTo:claimed:…)`).
+/// (`SoundFile(writingTo:format:…)` takes it over).
 public struct ExclusiveFile: Sendable {
     /// The path as made, under `root` as given (`root/2025-03-14/1400_2.flac`).
     public let path: String

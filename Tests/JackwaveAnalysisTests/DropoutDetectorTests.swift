@@ -1,5 +1,6 @@
 import Foundation
 import JackwaveAnalysis
+import JackwaveTestSupport
 import Testing
 
 /// The dropout detector, fed signals whose dropouts are known by construction.
@@ -10,7 +11,7 @@ struct DropoutDetectorTests {
 
     /// A 997 Hz sine at `amplitude`, `frames` long (one channel).
     static func tone(_ frames: Int, amplitude: Float = 0.5, from start: Int = 0) -> [Float] {
-        (start..<(start + frames)).map { amplitude * Float(sin(2 * Double.pi * 997 * Double($0) / Double(rate))) }
+        sineWave(frames: frames, frequency: 997, sampleRate: Double(rate), amplitude: Double(amplitude), start: start)
     }
 
     func detect(_ samples: [Float], channels: Int = 1) -> DropoutDetector {

@@ -3,15 +3,12 @@ import Foundation
 import JackwaveDSP
 import JackwaveLoudness
 @testable import JackwaveRunSupport
+import JackwaveTestSupport
 import Testing
 
 /// `frames` of a 1 kHz sine peaking at `dBFS` on both channels, interleaved.
 private func sine(frames: Int, dBFS: Double, rate: Int = 48000) -> [Float] {
-    let a = pow(10, dBFS / 20)
-    return (0..<frames).flatMap { i -> [Float] in
-        let v = Float(a * sin(2 * .pi * 1000 * Double(i) / Double(rate)))
-        return [v, v]
-    }
+    sineWave(frames: frames, frequency: 1000, sampleRate: Double(rate), amplitude: pow(10, dBFS / 20), channels: 2)
 }
 
 /// The live analysis's feed: readings every 100 ms of audio and at the end, equal to an

@@ -19,12 +19,7 @@ struct LoudnessCommandTests {
     func sine(_ name: String, dBFS: Double, seconds: Double = 4, channels: Int = 2, rate: Int = 48000) throws -> String {
         let path = dir + "/" + name
         let n = Int(seconds * Double(rate))
-        let a = pow(10, dBFS / 20)
-        var samples = [Float](repeating: 0, count: n * channels)
-        for f in 0..<n {
-            let v = Float(a * sin(2 * .pi * 1000 * Double(f) / Double(rate)))
-            for c in 0..<channels { samples[f * channels + c] = v }
-        }
+        let samples = sineWave(frames: n, frequency: 1000, sampleRate: Double(rate), amplitude: pow(10, dBFS / 20), channels: channels)
         let format = try #require(SoundFormat.forPath(path)?.formatWord(depth: name.hasSuffix(".flac") ? .int24 : .float))
         let file = try SoundFile(writingTo: path, format: format, channels: channels, sampleRate: rate)
         _ = samples.withUnsafeBufferPointer { file.write($0.baseAddress!, count: n) }

@@ -15,10 +15,10 @@ func firstFrame(ofTake n: Int, in stderr: String) -> Int? {
 /// says whether it is loud and which pattern frame it is.
 @Suite("Armed recording: triggered takes with pre-roll", .serialized)
 struct ArmedEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     /// Starts an armed jackwave on `src:out_1`, waits until it has heard `heard` frames
     /// (so that the pre-roll is full), starts the source's bursts and waits for the end.

@@ -1,5 +1,6 @@
 import Foundation
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// `jackwave plot` of files made to hurt it: one line, exit 2, no picture, and a peak memory
@@ -56,22 +57,11 @@ struct BadFilesEndToEndTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
-    /// A 16-bit WAV of `channels` whose data chunk claims `frames` and holds `bytes`.
-    static func wav(channels: Int, frames: Int, holding bytes: Int) -> Data {
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xff) } }
-        let block = channels * 2
-        let fmt = le16(1) + le16(channels) + le32(48000) + le32(48000 * block) + le16(block) + le16(16)
-        let body = Array("WAVEfmt ".utf8) + le32(fmt.count) + fmt + Array("data".utf8) + le32(frames * block)
-            + [UInt8](repeating: 0, count: bytes)
-        return Data(Array("RIFF".utf8) + le32(body.count) + body)
-    }
-
     @Test("a 1024-channel WAV of four frames is refused in the user's terms, in a few MB, and so is one whose data chunk lies")
     func wideWav() throws {
         let whole = dir + "/wide.wav", lying = dir + "/lying.wav"
-        try Self.wav(channels: 1024, frames: 4, holding: 4 * 2048).write(to: URL(fileURLWithPath: whole))
-        try Self.wav(channels: 1024, frames: 4, holding: 100).write(to: URL(fileURLWithPath: lying))
+        try Data(TestFiles.wav(channels: 1024, frames: 4, holding: 4 * 2048)).write(to: URL(fileURLWithPath: whole))
+        try Data(TestFiles.wav(channels: 1024, frames: 4, holding: 100)).write(to: URL(fileURLWithPath: lying))
         let (run, peak) = try measured(["plot", whole, "-o", dir + "/wide.png"])
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr == "jackwave: error: \(whole): 1024 lanes (one per channel) do not fit in a picture; at most 480 do, 16384 pixels high\n")

@@ -62,7 +62,7 @@ struct CombinationMatrixEndToEndTests {
         }
         let countBefore = files(in: dir, m).count
         if m.reconnect {
-            if m.server == .jackd { (server as! JackServer).stop() } else { (server as! PipeWireServer).crash() }
+            if m.server == .jackd { server.stop() } else { server.crash() }
             source?.signal(SIGTERM); _ = source?.finish()
             #expect(run.waitForStderr("waiting for a JACK server to come back"), "\(run.stderrSoFar)")
             restarted = try server.startAgain()

@@ -153,7 +153,7 @@ struct FaultEndToEndTests {
     /// `PipeWireEndToEndTests.quantumChange` (256 to 1024 and back, by `clock.force-quantum`).
     @Test("a period change during a recording loses and repeats no frame")
     func bufferSizeChange() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let path = dir + "/resized.wav"

@@ -15,7 +15,7 @@ struct FilesEndToEndTests {
     /// Records jackwave's own tone on one channel on `server` (default: a jackd of its own);
     /// the run must succeed.
     func recordTone(_ path: String, _ arguments: [String], on server: (any TestServer)? = nil) throws -> Run.Output {
-        let server = try server ?? JackServer()
+        let server = try server ?? ServerKind.jackd.start()
         let run = try Run.jackwave(["--record", path, "--port", "jackwave:out_1", "--channels", "1", "--outputs", "1"] + arguments,
                                    server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
@@ -50,7 +50,7 @@ struct FilesEndToEndTests {
 
     @Test("16-bit recordings of silence carry TPDF dither: RMS half an LSB, codes within ±1")
     func ditherPresent() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/dither.wav"
         let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "-d", "0.5", "--bits", "16"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")
@@ -62,7 +62,7 @@ struct FilesEndToEndTests {
 
     @Test("--no-dither keeps digital silence exactly zero")
     func silenceWithoutDither() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/nodither.wav"
         let run = try Run.jackwave(["--record", path, "-c", "1", "--manual", "-d", "0.5", "--bits", "16", "--no-dither"],
                                    server: server.name)
@@ -227,7 +227,7 @@ struct FilesEndToEndTests {
 
     @Test("with --rate, gaps from a stalled writer are silence at their true place; the tone resumes in phase")
     func gapsStayInPlace() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/gaps.wav"
         let run = try Run.jackwave(["--record", path, "--port", "jackwave:out_1", "-c", "1", "--outputs", "1", "--tone", "997",
                                     "-d", "2", "--rate", "16000", "--buffer", "0.05"],

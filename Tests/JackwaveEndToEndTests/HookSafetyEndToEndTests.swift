@@ -17,7 +17,7 @@ struct HookSafetyEndToEndTests {
 
     @Test("--on-close 'sleep 1000' and SIGTERM to jackwave's process group: the hook, in a group of its own, runs on; past --on-close-timeout its group is stopped, said and an event, exit 0")
     func sleepingHookTimesOut() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/slow.wav", events = dir + "/slow.jsonl", pidFile = dir + "/slow.pid"
         // setsid: jackwave leads a process group, as a login shell's job would; the signal
         // below goes to that whole group, as Ctrl-C at a terminal does.
@@ -45,7 +45,7 @@ struct HookSafetyEndToEndTests {
 
     @Test("without a timeout, a second SIGTERM while jackwave waits for a hook stops the hook's group and ends the wait")
     func secondSignalStopsHook() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/waiting.wav", pidFile = dir + "/waiting.pid"
         let run = try Run.start(Run.jackwave, ["--record", path, "-c", "1", "--manual", "-d", "0.5",
                                                "--on-close", "echo $$ > '\(pidFile)'; exec sleep 1000 #"], server: server.name)

@@ -55,7 +55,7 @@ struct LatencyEndToEndTests {
     /// read the same way on both servers).
     @Test("LatencyWatch reads what an input's source declares, nothing for an unconnected input, and again after the latency callback")
     func watchFollows() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         defer { server.stop() }
         let source = try Self.startSource("lat", latency: 1000, on: server)
         defer { source.signal(SIGTERM); _ = source.finish(timeout: 10) }

@@ -6,10 +6,10 @@ import Testing
 /// time.
 @Suite("Live loudness through a real JACK server", .serialized)
 struct LoudnessEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     /// The fields of a CSV level stream's last row, by header name.
     func lastRow(_ csv: String) throws -> [String: Double] {

@@ -5,10 +5,10 @@ import Testing
 /// Markers (SIGUSR1, and `m` on a terminal) land in the recording as WAV cue points.
 @Suite("Markers written as cue points", .serialized)
 struct MarkerEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     @Test("markers dropped while recording are read back from the file's cue chunk, numbered, in order, within the file")
     func markersReadBack() throws {
@@ -54,10 +54,10 @@ struct MarkerEndToEndTests {
 /// Markers in an armed recording land in the take that holds their frame.
 @Suite("Markers in takes", .serialized)
 struct TakeMarkerEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     @Test("a marker dropped during a take is a cue point of that take's file, at its frame within the take")
     func markerInTake() throws {

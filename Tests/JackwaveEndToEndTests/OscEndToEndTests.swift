@@ -7,10 +7,10 @@ import Testing
 /// `--osc PORT`: remote control, driven with `oscsend` (liblo-tools) as a user would.
 @Suite("Remote control over OSC", .serialized)
 struct OscEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     /// A UDP port for one test: random, so that runs in parallel elsewhere do not collide.
     static func freshPort() -> Int { Int.random(in: 20000..<60000) }

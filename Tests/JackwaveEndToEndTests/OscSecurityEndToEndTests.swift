@@ -15,7 +15,7 @@ struct OscSecurityEndToEndTests {
     static func freshPort() -> Int { Int.random(in: 20000..<60000) }
 
     /// jackwave recording one unconnected input with `--osc`, once its file has frames.
-    func record(_ name: String, osc: [String], server: JackServer, extra: [String] = [],
+    func record(_ name: String, osc: [String], server: any TestServer, extra: [String] = [],
                 launcher: (String, [String]) -> (String, [String]) = { ($0, $1) }) throws -> (Run.Running, String) {
         let path = dir + "/\(name).wav", first = dir + "/\(name)-001.wav"
         let (program, arguments) = launcher(Run.jackwave, ["--record", path, "-c", "1", "--manual", "-n", name] + osc + extra)
@@ -37,7 +37,7 @@ struct OscSecurityEndToEndTests {
     @Test("--osc PORT listens on 127.0.0.1 and ::1 only, and a message from another host is refused by the kernel: nothing listens where it can reach",
           .enabled(if: NetworkNamespaces.available))
     func otherHostRefusedByDefault() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
         let port = Self.freshPort()
         let (run, first) = try record("local", osc: ["--osc", "\(port)"], server: server, launcher: hosts.onJackwaveSide)
@@ -65,7 +65,7 @@ struct OscSecurityEndToEndTests {
     @Test("listening on every address, a sender from another host is dropped and counted, never acted on",
           .enabled(if: NetworkNamespaces.available))
     func otherHostDroppedAndCounted() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
         let port = Self.freshPort()
         let (run, _) = try record("everywhere", osc: ["--osc", "0.0.0.0:\(port)"], server: server, launcher: hosts.onJackwaveSide)
@@ -108,7 +108,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("--osc-allow 0.0.0.0/0 is taken, and said to admit every IPv4 sender")
     func allowEveryoneIsSaid() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let port = Self.freshPort()
         let (run, _) = try record("everyone", osc: ["--osc", "0.0.0.0:\(port)", "--osc-allow", "0.0.0.0/0"], server: server)
         defer { run.signal(SIGKILL) }
@@ -119,7 +119,7 @@ struct OscSecurityEndToEndTests {
     @Test("--osc-allow ::ffff:192.0.2.0/120 admits the IPv4 host it names, as 192.0.2.0/24 would",
           .enabled(if: NetworkNamespaces.available))
     func mappedNetworkAdmits() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
         let port = Self.freshPort()
         let (run, _) = try record("mapped", osc: ["--osc", "\(NetworkNamespaces.jackwaveAddress):\(port)", "--osc-allow", "::ffff:192.0.2.0/120"],
@@ -134,7 +134,7 @@ struct OscSecurityEndToEndTests {
     @Test("--osc ADDR:PORT with --osc-allow admits the other host: its status is answered there, its marker and its stop acted on",
           .enabled(if: NetworkNamespaces.available))
     func otherHostAdmittedByAllow() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
         let port = Self.freshPort()
         let (run, first) = try record("allowed", osc: ["--osc", "\(NetworkNamespaces.jackwaveAddress):\(port)", "--osc-allow", "192.0.2.0/24"],
@@ -154,7 +154,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("a forged sender pointing two jackwaves at each other makes one marker: the reply is no request, and the ping-pong ends")
     func forgedPingPong() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let (portA, portB) = (Self.freshPort(), Self.freshPort())
         let (a, firstA) = try record("pingA", osc: ["--osc", "\(portA)"], server: server)
         defer { a.signal(SIGKILL) }
@@ -178,7 +178,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("a bundle of 2,000 /jackwave/status messages gets a bounded number of replies; the rest are counted")
     func statusBundleBounded() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let port = Self.freshPort()
         let (run, _) = try record("bundle", osc: ["--osc", "\(port)"], server: server)
         defer { run.signal(SIGKILL) }
@@ -236,7 +236,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("10,000 far-future bundles leave the resident memory flat: liblo holds no timed bundle, the inbox is bounded")
     func farFutureBundles() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let port = Self.freshPort()
         let (run, _) = try record("future", osc: ["--osc", "\(port)"], server: server)
         defer { run.signal(SIGKILL) }
@@ -261,7 +261,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("100,000 unknown messages while --reconnect waits for a server are answered and counted, and leave the resident memory flat")
     func floodWhileWaiting() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let port = Self.freshPort()
         let (run, _) = try record("waiting", osc: ["--osc", "\(port)"], server: server, extra: ["--reconnect"])
         defer { run.signal(SIGKILL) }
@@ -303,7 +303,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("nan, inf, -inf and 1e308 frequencies and volumes are refused over OSC, each line naming the value, and the tone plays on")
     func badNumbersOverOsc() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let port = Self.freshPort()
         let run = try Run.start(Run.jackwave, ["--tone", "440", "--osc", "\(port)", "--no-meter"], server: server.name)
         defer { run.signal(SIGKILL) }
@@ -327,7 +327,7 @@ struct OscSecurityEndToEndTests {
 
     @Test("a 60 KB label is refused with its size; a label holding \\e]0;x\\a\\n reaches stderr escaped, on one line, and the events file exactly")
     func labels() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let port = Self.freshPort()
         let events = dir + "/labels.jsonl"
         let (run, first) = try record("labels", osc: ["--osc", "\(port)"], server: server, extra: ["--events", events])

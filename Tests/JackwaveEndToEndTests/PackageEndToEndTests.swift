@@ -34,7 +34,7 @@ struct PackageEndToEndTests {
     @Test("the installed binary records exactly 1 s from a dummy server without the Swift toolchain")
     func recordsWithoutToolchain() throws {
         let root = try Self.install()
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         defer { server.stop() }
         let path = temporaryDirectory() + "/take.wav"
         let run = try Self.runHidden(root: root, ["--record", path, "-d", "1", "--no-meter"], server: server.name)

@@ -14,7 +14,7 @@ struct PackageMeasureEndToEndTests {
     @Test("the installed binary measures its direct patch exactly, and does not link FFTW")
     func measuresWithoutToolchain() throws {
         let root = try PackageEndToEndTests.install()
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         defer { server.stop() }
         let json = temporaryDirectory() + "/measure.json"
         let run = try PackageEndToEndTests.runHidden(root: root, ["measure", "-p", "jackwave:out_1", "--quick", "--max-latency", "0.05",

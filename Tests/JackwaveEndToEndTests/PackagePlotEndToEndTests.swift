@@ -41,7 +41,7 @@ struct PackagePlotEndToEndTests {
     /// adding `options`; expects success. Returns the scratch root and the take's path.
     static func installAndRecord(_ options: [String]) throws -> (root: String, take: String) {
         let root = try PackageEndToEndTests.install()
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         defer { server.stop() }
         let take = temporaryDirectory() + "/take.wav"
         let run = try PackageEndToEndTests.runHidden(root: root, ["--record", take, "-d", "1", "--no-meter"] + options,

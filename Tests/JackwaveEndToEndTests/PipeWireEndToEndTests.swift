@@ -14,7 +14,7 @@ struct PipeWireEndToEndTests {
     let server: PipeWireServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try PipeWireServer(rate: 48000, quantum: 256) }
+    init() throws { server = try ServerKind.startPipeWire() }
 
     /// Only 256 and 1024: going down to 128 or 64 frames, PipeWire 0.3.65 itself skips and
     /// zeroes some source frames (jack_capture, recording beside jackwave, sees the same
@@ -75,7 +75,7 @@ struct PipeWireEndToEndTests {
     func noPhysicalPorts() throws {
         // A bare headless PipeWire, as a desktop without a session manager has it; the
         // fixture's usual one has jackd-like physical ports (RecordEndToEndTests.defaultConnection).
-        let bare = try PipeWireServer(rate: 48000, quantum: 256, capturePorts: 0, playbackPorts: 0)
+        let bare = try ServerKind.pipewire.start(capturePorts: 0, playbackPorts: 0)
         let path = dir + "/nothing.wav"
         let run = try Run.jackwave(["--record", path, "-d", "0.25", "--no-meter"], server: bare.name)
         #expect(run.status == 0, "\(run.stderr)")

@@ -4,10 +4,10 @@ import Testing
 /// `--plot` after `--record`: the picture is drawn once the recording is finalized.
 @Suite("Plotting a fresh recording", .serialized)
 struct PlotEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     @Test("--plot draws the finalized recording as a PNG of the default size")
     func plotAfterRecording() throws {

@@ -8,7 +8,7 @@ struct ReconnectEndToEndTests {
 
     @Test("two server restarts in one run leave three exact files, a truthful event stream, and exit 0 on Ctrl-C")
     func twoRestarts() throws {
-        let first = try JackServer()
+        let first = try ServerKind.jackd.start()
         let name = first.name
         let source = try first.startTestSource(channels: 2)
         let path = dir + "/survivor.wav"
@@ -62,7 +62,7 @@ struct ReconnectEndToEndTests {
 
     @Test("on PipeWire too, two server crashes in one run leave three valid files holding what arrived, and exit 0")
     func twoRestartsOnPipeWire() throws {
-        let first = try PipeWireServer()
+        let first = try ServerKind.startPipeWire()
         let source = try first.startTestSource(channels: 2)
         let path = dir + "/pw.wav"
         let events = dir + "/pw.jsonl"

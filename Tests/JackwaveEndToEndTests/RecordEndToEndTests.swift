@@ -234,7 +234,7 @@ struct RecordEndToEndTests {
     /// frames) is checked on both by `sampleExact`.
     @Test("every supported format records and reads back", arguments: ["wav", "flac", "w64", "rf64", "caf", "aiff", "ogg"])
     func formats(ext: String) throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/format.\(ext)"
         let run = try Run.jackwave(["--record", path, "-d", "0.25", "-c", "1"], server: server.name)
         #expect(run.status == 0, "\(run.stderr)")

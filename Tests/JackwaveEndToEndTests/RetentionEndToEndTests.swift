@@ -14,7 +14,7 @@ struct RetentionEndToEndTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
     }
 
-    func record(_ dir: String, _ extra: [String], server: JackServer, seconds: String = "2.5") throws -> Run.Output {
+    func record(_ dir: String, _ extra: [String], server: any TestServer, seconds: String = "2.5") throws -> Run.Output {
         try Run.jackwave(["--record", dir + "/m.wav", "-c", "2", "--manual", "--bits", "float", "--split", "1", "-d", seconds,
                           "--events", dir + "/m-\(UUID().uuidString.prefix(8)).jsonl"] + extra, server: server.name)
     }
@@ -26,7 +26,7 @@ struct RetentionEndToEndTests {
 
     @Test("--keep deletes its own files older than the limit when it starts, unless the clock alone says all are, and no foreign file, old as it may be")
     func keepAge() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         // Someone else's: one named as jackwave names its pieces, one not.
         _ = FileManager.default.createFile(atPath: dir + "/m-001.wav", contents: Data("foreign".utf8))
@@ -61,7 +61,7 @@ struct RetentionEndToEndTests {
     @Test("a restart with the wall clock 40 days ahead deletes nothing by age: one line and a retention_held event",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime")))
     func clockAheadDeletesNothing() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         #expect(try record(dir, ["--keep", "30d"], server: server).status == 0)
         let before = files(dir)
@@ -82,7 +82,7 @@ struct RetentionEndToEndTests {
 
     @Test("a piece rewritten with its marker's cue point stays in retention, and goes in its turn")
     func markedPieceStaysTracked() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         let run = try Run.start(Run.jackwave, ["--record", dir + "/m.wav", "-c", "2", "--manual", "--bits", "float", "--split", "1",
                                                "-d", "5", "--keep", "2s", "--no-meter"], server: server.name)
@@ -100,7 +100,7 @@ struct RetentionEndToEndTests {
 
     @Test("--keep-space keeps its own files within the quota as it goes, never the file being written, nor a foreign file")
     func keepSpace() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         let foreign = Data(repeating: 7, count: 2 << 20)
         _ = FileManager.default.createFile(atPath: dir + "/m-001.wav", contents: foreign)
@@ -136,7 +136,7 @@ struct RetentionEndToEndTests {
     @Test("retention that cannot start never stops the recording: a line, a retention_off event, the manifest kept as it was",
           arguments: StartProblem.allCases)
     func startProblemRecordsAnyway(problem: StartProblem) throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         let manifest = dir + "/.jackwave-m.manifest", lock = dir + "/.jackwave-m.lock"
         var holder: Run.Running?
@@ -203,7 +203,7 @@ extension RetentionEndToEndTests {
 
     @Test("on a file system without birth times, a stranger's file that got the freed inode number of a piece is never deleted")
     func reusedInodeWithoutBirthTime() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         let out = try Run.tool("/usr/bin/unshare", ["-m", "/bin/sh", "-c", Self.reusedInodeScript, "sh",
                                                     dir + "/fs.img", dir + "/mnt", dir + "/away", Run.jackwave],
@@ -227,7 +227,7 @@ extension RetentionEndToEndTests {
 extension RetentionEndToEndTests {
     /// One run: three pieces of 4 float channels (0.77 MB a full one), a quota of 2 MiB and
     /// an age of 2 days, the wall clock `days` off.
-    func modelRun(_ dir: String, days: Int, server: JackServer) throws -> Run.Output {
+    func modelRun(_ dir: String, days: Int, server: any TestServer) throws -> Run.Output {
         let arguments = ["--record", dir + "/m.wav", "-c", "4", "--manual", "--bits", "float", "--split", "1", "-d", "2.2",
                          "--keep", "2d", "--keep-space", "2M", "--no-meter"]
         guard days != 0 else { return try Run.jackwave(arguments, server: server.name) }
@@ -247,7 +247,7 @@ extension RetentionEndToEndTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime")),
           arguments: [7, 8, 9] as [UInt64])
     func randomSequences(seed: UInt64) throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let dir = temporaryDirectory()
         var random = SplitMix64(seed: seed)
         var foreign: [String: Data] = [:]  // the strangers' files, and what each holds

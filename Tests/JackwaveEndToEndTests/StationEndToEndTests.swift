@@ -21,7 +21,7 @@ struct StationEndToEndTests {
     @Test("an MP3, Ogg Vorbis or Opus recording killed with SIGKILL decodes (ffmpeg) to the tone, all but its last moments",
           arguments: ["mp3", "ogg", "opus"])
     func killedLossyFile(ext: String) throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let path = dir + "/killed.\(ext)"
         let plan = try #require(Self.killPlan[ext])
         let run = try Run.start(Run.jackwave, ["--record", path, "--tone", "1000", "-p", "jackwave:out_1", "-c", "1",
@@ -43,7 +43,7 @@ struct StationEndToEndTests {
 
     @Test("the stream reaches Icecast and decodes to the tone; Icecast restarted, it comes back, and the archive has no gap")
     func streamSurvivesIcecastRestart() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let source = try server.startTestSource(channels: 1)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let icecast = try IcecastServer()
@@ -83,7 +83,7 @@ struct StationEndToEndTests {
 
     @Test("icecasts:// with --stream-ca logs in over TLS, on a port that speaks nothing else, and a listener hears the tone")
     func streamOverTLS() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer(tls: true)
         let tlsPort = try #require(icecast.tlsPort), certificate = try #require(icecast.certificate)
         let url = "icecasts://source@127.0.0.1:\(tlsPort)/tls.ogg"
@@ -102,7 +102,7 @@ struct StationEndToEndTests {
 
     @Test("icecasts:// to a server whose certificate is not trusted never logs in, says why, and the recording goes on")
     func untrustedCertificate() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer(tls: true)
         let tlsPort = try #require(icecast.tlsPort)
         let archive = dir + "/untrusted.wav"
@@ -118,7 +118,7 @@ struct StationEndToEndTests {
 
     @Test("an Opus or MP3 stream (at a set bit rate) decodes to the tone a listener hears", arguments: [("opus", "96k"), ("mp3", "128k")])
     func otherCodecs(ext: String, rate: String) throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer()
         let mount = "/live.\(ext)"
         let run = try Run.start(Run.jackwave, ["--record", dir + "/\(ext)-archive.wav", "--tone", "1000", "-p", "jackwave:out_1", "-c", "1",
@@ -136,7 +136,7 @@ struct StationEndToEndTests {
 
     @Test("--stream alone, without a recording: the inputs reach Icecast and decode to the tone")
     func streamWithoutRecording() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer()
         let run = try Run.start(Run.jackwave, ["--tone", "1000", "-p", "jackwave:out_1", "-c", "1", "--outputs", "1", "--no-meter",
                                                "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.opus"],
@@ -153,7 +153,7 @@ struct StationEndToEndTests {
 
     @Test("armed (--trigger), the stream carries the live feed while no take records, and the takes are the archive")
     func streamWhileArmed() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer()
         let dir = temporaryDirectory()
         // The tone at -20 dBFS never reaches the -6 dB trigger: armed from start to end.
@@ -173,7 +173,7 @@ struct StationEndToEndTests {
 
     @Test("--reconnect: the JACK server restarts, the stream keeps its Icecast connection (silence while away), the archive goes on")
     func streamAcrossServerRestart() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         // Icecast drops a source that sends nothing for 2 s; the server stays away longer. No
         // burst: a listener hears what is streamed from then on, not the seconds before.
         let icecast = try IcecastServer(sourceTimeout: 2, burst: false)
@@ -214,7 +214,7 @@ struct StationEndToEndTests {
     func refused(arguments: [String]) throws {
         let caseDir = dir + "/\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
-        let server = arguments.contains("--quality") ? try JackServer() : nil
+        let server = arguments.contains("--quality") ? try ServerKind.jackd.start() : nil
         let run = try Run.jackwave(["--record", caseDir + "/x.flac", "-c", "1", "--manual", "-d", "1"] + arguments,
                                    server: server?.name ?? "jw-no-such-server-\(getpid())", environment: ["JACKWAVE_STREAM_PASSWORD": ""])
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
@@ -224,7 +224,7 @@ struct StationEndToEndTests {
 
     @Test("the stream's password leaves the environment once read: no --on-close or --on-event command sees it")
     func passwordReachesNoHook() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer()
         let dir = temporaryDirectory()
         let seen = dir + "/environments"
@@ -271,7 +271,7 @@ struct StationEndToEndTests {
 
     @Test("the systemd example of docs/station-logger.md, as written, records its hourly files and streams")
     func documentedServiceExample() throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer()
         let dir = temporaryDirectory()
         // What differs on this machine: the Icecast's port, its password, the server's name.

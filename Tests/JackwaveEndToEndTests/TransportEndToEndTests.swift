@@ -6,10 +6,10 @@ import Testing
 /// `jack_transport_query` said Rolling).
 @Suite("Recording that follows the JACK transport", .serialized)
 struct TransportEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     /// Rolls the transport once, for more than `frames` frames of the take at `take`;
     /// returns the source's count of rolled frames.

@@ -5,10 +5,10 @@ import Testing
 /// Running where nobody watches: no terminal, SIGTERM, `--events`, `--on-close`.
 @Suite("Unattended: service mode, events and the close hook", .serialized)
 struct UnattendedEndToEndTests {
-    let server: JackServer
+    let server: any TestServer
     let dir = temporaryDirectory()
 
-    init() throws { server = try JackServer() }
+    init() throws { server = try ServerKind.jackd.start() }
 
     @Test("under setsid with stdin from /dev/null a take runs headless, and SIGTERM finalizes it with exit 0")
     func serviceModeStopsOnSigterm() throws {

@@ -58,7 +58,7 @@ struct WallClockEndToEndTests {
         // An hour of audio in 9 s: a 1 kHz dummy server freewheeling, paced by the source at
         // 400 times real time (jackwave's ring holds 600 s of audio: 1.5 s for its writer),
         // then back at real time for the last second or two.
-        let server = try JackServer(sampleRate: 1000, period: 100)
+        let server = try ServerKind.jackd.start(sampleRate: 1000, period: 100)
         let source = try server.startArmedSource(["--freewheel", "3603,400"], channels: 1)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let dir = temporaryDirectory()
@@ -112,7 +112,7 @@ struct WallClockEndToEndTests {
     @Test("a piece whose pattern name cannot be had goes to a fallback name, said, and the recording goes on whole",
           arguments: Unnameable.allCases)
     func unnameablePieceFallsBack(why: Unnameable) throws {
-        let server = try JackServer()
+        let server = try ServerKind.jackd.start()
         let source = try server.startTestSource(channels: 1)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let dir = temporaryDirectory()

@@ -6,9 +6,8 @@ import Testing
 /// `frames` of a sine of `cycles` per sample peaking at `amplitude`, starting at `phase`
 /// radians, on `channels` interleaved channels (channel c scaled by 1/(c+1)).
 private func sine(frames: Int, cycles: Double, amplitude: Double, phase: Double, channels: Int = 1) -> [Float] {
-    (0..<frames).flatMap { i in
-        (0..<channels).map { c in Float(amplitude / Double(c + 1) * sin(2 * .pi * cycles * Double(i) + phase)) }
-    }
+    sineWave(frames: frames, frequency: cycles, sampleRate: 1, amplitude: amplitude, channels: channels,
+             phase: { _ in phase }, gain: { 1 / Double($0 + 1) })
 }
 
 private func decibels(_ x: Float) -> Double { 20 * log10(Double(x)) }

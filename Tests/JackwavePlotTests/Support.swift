@@ -1,6 +1,7 @@
 import Foundation
 import JackwavePlot
 import JackwaveSoundFiles
+import JackwaveTestSupport
 
 /// A fresh directory for one test's files, removed when the value goes away.
 final class Scratch {
@@ -56,13 +57,8 @@ struct Noise {
 
 /// A sine of `frequency` Hz at `amplitude`, on every channel with a phase offset per channel.
 func sine(frames: Int, channels: Int, sampleRate: Int, frequency: Double, amplitude: Float) -> [Float] {
-    var out = [Float](repeating: 0, count: frames * channels)
-    for i in 0..<frames {
-        for ch in 0..<channels {
-            out[i * channels + ch] = amplitude * Float(sin(2 * Double.pi * frequency * Double(i) / Double(sampleRate) + Double(ch)))
-        }
-    }
-    return out
+    sineWave(frames: frames, frequency: frequency, sampleRate: Double(sampleRate), amplitude: Double(amplitude),
+             channels: channels, phase: { Double($0) })
 }
 
 /// A PNG decoded by cairo, its pixels ready to read.

@@ -3,6 +3,7 @@ import Foundation
 @testable import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
+import JackwaveTestSupport
 import Testing
 
 /// A cut asked for from outside (`/jackwave/split`), without a server: where the writer
@@ -24,13 +25,6 @@ struct RecordingCutTests {
             #expect(samples.withUnsafeBufferPointer { files.write($0.baseAddress!, count: n) })
             frame += n
         }
-    }
-
-    func frames(_ path: String) throws -> [Int] {
-        let file = try SoundFile(readingFrom: path)
-        var buffer = [Float](repeating: 0, count: Int(file.frames))
-        _ = buffer.withUnsafeMutableBufferPointer { b in b.baseAddress.map { file.read(into: $0, count: b.count) } }
-        return buffer.map { Int(exactly: ($0 * 1_000_000).rounded()) ?? -1 }   // NaN or ±inf: no frame's number
     }
 
     /// Records what the files tell their observer: opened at (timeline frame), closed with
@@ -58,8 +52,8 @@ struct RecordingCutTests {
         files.requestCut(atStreamFrame: 1000)
         write(files, from: 0, count: 2500, block: 256)
         #expect(files.close())
-        #expect(try frames(dir + "/cut-001.wav") == Array(0..<1000))
-        #expect(try frames(dir + "/cut-002.wav") == Array(1000..<2500))
+        #expect(try TestFiles.frameNumbers(dir + "/cut-001.wav") == Array(0..<1000))
+        #expect(try TestFiles.frameNumbers(dir + "/cut-002.wav") == Array(1000..<2500))
         #expect(log.lines.withLock { $0 } == ["open cut-001.wav 0", "close cut-001.wav 1000 1000 true",
                                              "open cut-002.wav 1000", "close cut-002.wav 1500 2500 true"])
     }
@@ -72,8 +66,8 @@ struct RecordingCutTests {
         files.requestCut(atStreamFrame: 500)
         write(files, from: 700, count: 300, block: 300)
         #expect(files.close())
-        #expect(try frames(dir + "/late-001.wav") == Array(0..<700))
-        #expect(try frames(dir + "/late-002.wav") == Array(700..<1000))
+        #expect(try TestFiles.frameNumbers(dir + "/late-001.wav") == Array(0..<700))
+        #expect(try TestFiles.frameNumbers(dir + "/late-002.wav") == Array(700..<1000))
         #expect(messages.drain() == ["split: frame 500 was already written when the cut came to the writer; it cut at frame 700 instead, 200 frames later"])
     }
 
@@ -83,9 +77,9 @@ struct RecordingCutTests {
         files.requestCut(atStreamFrame: 300)
         write(files, from: 0, count: 1500, block: 128)
         #expect(files.close())
-        #expect(try frames(dir + "/both-001.wav") == Array(0..<300))
-        #expect(try frames(dir + "/both-002.wav") == Array(300..<1300))
-        #expect(try frames(dir + "/both-003.wav") == Array(1300..<1500))
+        #expect(try TestFiles.frameNumbers(dir + "/both-001.wav") == Array(0..<300))
+        #expect(try TestFiles.frameNumbers(dir + "/both-002.wav") == Array(300..<1300))
+        #expect(try TestFiles.frameNumbers(dir + "/both-003.wav") == Array(1300..<1500))
     }
 
     @Test("numbered files go on after the highest number that exists, never over an earlier file")
@@ -112,9 +106,9 @@ struct RecordingCutTests {
         #expect(files.startTake() == 2)
         write(files, from: 150, count: 10, block: 10)
         #expect(files.endTake())
-        #expect(try frames(dir + "/t-001-001.wav") == Array(0..<100))
-        #expect(try frames(dir + "/t-001-002.wav") == Array(100..<150))
-        #expect(try frames(dir + "/t-002-001.wav") == Array(150..<160))
+        #expect(try TestFiles.frameNumbers(dir + "/t-001-001.wav") == Array(0..<100))
+        #expect(try TestFiles.frameNumbers(dir + "/t-001-002.wav") == Array(100..<150))
+        #expect(try TestFiles.frameNumbers(dir + "/t-002-001.wav") == Array(150..<160))
         #expect(log.lines.withLock { $0 } == ["open t-001-001.wav 1000", "close t-001-001.wav 100 1100 true",
                                              "open t-001-002.wav 1100", "close t-001-002.wav 50 1150 true",
                                              "open t-002-001.wav 5000", "close t-002-001.wav 10 5010 true"])

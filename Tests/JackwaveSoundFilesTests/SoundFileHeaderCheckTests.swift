@@ -1,6 +1,7 @@
 import CSndfile
 import Foundation
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// A header's counts are outside input: checked against the file's size before anything is
@@ -40,22 +41,11 @@ struct SoundFileHeaderCheckTests {
         #expect(SoundFileHeaderCheck.problem(channels: 2, frames: 1 << 40, sampleRate: 44100, format: flac, fileBytes: 135_752) != nil)
     }
 
-    /// A 16-bit WAV of `channels` whose data chunk claims `frames` and holds `bytes`.
-    static func wav(channels: Int, frames: Int, holding bytes: Int) -> Data {
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xff) } }
-        let block = channels * 2
-        let fmt = le16(1) + le16(channels) + le32(48000) + le32(48000 * block) + le16(block) + le16(16)
-        let body = Array("WAVEfmt ".utf8) + le32(fmt.count) + fmt + Array("data".utf8) + le32(frames * block)
-            + [UInt8](repeating: 0, count: bytes)
-        return Data(Array("RIFF".utf8) + le32(body.count) + body)
-    }
-
     @Test("a 1024-channel WAV of four frames opens as what it is (8 kB of audio is believable)")
     func wideButTrue() throws {
         let path = NSTemporaryDirectory() + "jackwave-wide-\(UUID().uuidString).wav"
         defer { unlink(path) }
-        try Self.wav(channels: 1024, frames: 4, holding: 4 * 2048).write(to: URL(fileURLWithPath: path))
+        try Data(TestFiles.wav(channels: 1024, frames: 4, holding: 4 * 2048)).write(to: URL(fileURLWithPath: path))
         let file = try SoundFile(readingFrom: path)
         #expect(file.channels == 1024 && file.frames == 4)
     }
@@ -64,7 +54,7 @@ struct SoundFileHeaderCheckTests {
     func lyingDataChunk() throws {
         let path = NSTemporaryDirectory() + "jackwave-lying-\(UUID().uuidString).wav"
         defer { unlink(path) }
-        try Self.wav(channels: 1024, frames: 4, holding: 100).write(to: URL(fileURLWithPath: path))
+        try Data(TestFiles.wav(channels: 1024, frames: 4, holding: 100)).write(to: URL(fileURLWithPath: path))
         let file = try SoundFile(readingFrom: path)
         #expect(file.frames == 0)
     }

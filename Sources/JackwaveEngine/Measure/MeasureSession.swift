@@ -24,7 +24,7 @@ public final class MeasureSession {
     private var callbackInstalled = false
 
     /// Cycles a shown link may take to carry audio (PipeWire), and the longest wait for the
-    /// planned connections to show: as a recording's (`JackRun`).
+    /// planned connections to show: as a recording's (`ClientRun`).
     static let linkCycles = 4
     static let connectionWait = 2.0
     /// How long the programme may take beyond its own length before the run is given up.

@@ -52,15 +52,15 @@ final class SessionParts {
     /// What the run says of its inputs' capture latency.
     let latency: LatencyReport
 
-    /// Checks what needs the server's rate and the ports (usage errors), then opens the
-    /// run's outputs: the first file, the level stream, the events (runtime errors).
-    /// `display` makes the front end's live view of the levels, if it shows one.
     /// Where the lines of the run's threads wait for the main loop: the run's own, the
     /// hook's, the file finisher's, remote control's.
     let lineQueues: [MessageQueue]
     /// `--osc`: its messages are acted on whenever the lines are said (`flushLines`).
     let remote: RemoteControl?
 
+    /// Checks what needs the server's rate and the ports (usage errors), then opens the
+    /// run's outputs: the first file, the level stream, the events (runtime errors).
+    /// `display` makes the front end's live view of the levels, if it shows one.
     init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
          environment: [String: String], clock: RunClock, drawPicture: PictureDrawing?, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o

@@ -44,11 +44,21 @@ enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func start(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
         -> any TestServer {
         switch self {
-        case .jackd:
-            try JackServer(sampleRate: sampleRate, period: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
-        case .pipewire:
-            try PipeWireServer(rate: sampleRate, quantum: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
+        case .jackd: try Self.startJackd(sampleRate: sampleRate, period: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
+        case .pipewire: try Self.startPipeWire(rate: sampleRate, quantum: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
         }
+    }
+
+    /// A jackd, for the tests of what only jackd does; everything else goes through `start`.
+    static func startJackd(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
+        -> JackServer {
+        try JackServer(sampleRate: sampleRate, period: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
+    }
+
+    /// A PipeWire, for the tests of what only PipeWire does (its settings, `pw-jack`).
+    static func startPipeWire(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
+        -> PipeWireServer {
+        try PipeWireServer(rate: rate, quantum: quantum, capturePorts: capturePorts, playbackPorts: playbackPorts)
     }
 
     /// What jackwave says first when this server dies mid-take: jackd calls the client's

@@ -32,8 +32,8 @@ extension RunOptionsParser {
         },
     ])
 
-    /// The longest `--pre-roll` the parser takes: an hour. Memory bounds it further, once
-    /// the rate and the channels are known (see `RunCommand.checkPreRoll`).
+    /// The longest `--pre-roll` the parser takes: an hour. Memory bounds it further, once the
+    /// rate and the channels are known (`RunOptions.takeSettings(channels:serverRate:)`).
     static let maximumPreRollSeconds: Double = 3600
 
     /// The checks between the take options.
