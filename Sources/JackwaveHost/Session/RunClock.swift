@@ -50,12 +50,6 @@ final class RunClock {
         if origin != nil { awaySeconds += max(0, seconds) }
     }
 
-    /// The test clock when `JACKWAVE_TEST_CLOCK` gives one (and reads well), else the system's.
-    static func fromEnvironment() -> RunClock {
-        guard let text = ProcessInfo.processInfo.environment["JACKWAVE_TEST_CLOCK"] else { return .system }
-        return parse(text) ?? .system
-    }
-
     /// `SECONDS[,+STEP@AT]…`, SECONDS read exactly to the nanosecond; nil if it does not read.
     static func parse(_ text: String) -> RunClock? {
         let fields = text.split(separator: ",").map(String.init)

@@ -90,7 +90,7 @@ public final class Session {
         do throws(SessionError) {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
-                                     remote: remote, environment: environment, clock: RunClock.fromEnvironment(),
+                                     remote: remote, environment: environment, clock: TestSeam(environment).clock,
                                      drawPicture: drawPicture, display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
@@ -115,7 +115,7 @@ public final class Session {
                                      frameLimit: options.duration.map {
                                          Int64(($0 * Double(parts.sampleRate)).rounded()) - totals.receivedFrames
                                      },
-                                     tone: control.toneSettings(parts.tone), writerStallMicroseconds: Self.testStall())
+                                     tone: control.toneSettings(parts.tone), writerStallMicroseconds: TestSeam(environment).writerStallMicroseconds)
             } catch {
                 frontEnd.error(error.message)
                 let code = finish(parts, totals: totals, last: nil, code: 1, firstStart: firstStart)
@@ -182,12 +182,5 @@ public final class Session {
             _exit(code)
         }
         return code
-    }
-
-    /// `JACKWAVE_TEST_WRITER_STALL_US`: a test-only hook that makes the writer sleep before
-    /// each pass, to provoke a full ring for real.
-    static func testStall() -> UInt32 {
-        guard let text = ProcessInfo.processInfo.environment["JACKWAVE_TEST_WRITER_STALL_US"] else { return 0 }
-        return UInt32(text) ?? 0
     }
 }
