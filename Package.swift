@@ -44,14 +44,16 @@ let package = Package(
         /// libshout's header only: no pkgConfig, so nothing links it; JackwaveStreaming dlopens it
         /// when a run streams (`--stream`, IcecastConnection says why).
         .systemLibrary(name: "CShout", path: "Sources/CShout", providers: [.apt(["libshout3-dev"])]),
-        /// One-line C functions: disk-space reservation for recordings, thread names, a close-on-exec pipe.
+        /// Small glibc calls Swift cannot reach: disk reservation, thread names, a close-on-exec
+        /// pipe, extended attributes, and the rest its header lists.
         .target(name: "CGlibcExtras"),
         /// The git commit for `--version`, from a header scripts/build-info generates.
         .target(name: "CBuildInfo"),
 
         /// Only code that may run in the realtime callback (scripts/check-layout holds it to
         /// that): the ring, interleaving, peaks, the tone, block records. Depends on nothing
-        /// but the standard library and Synchronization: no Foundation, no C.
+        /// but the standard library and Synchronization: no Foundation; of C only Glibc's `mmap`
+        /// (pinned memory) and `sin`/`cos` (the tone).
         .target(name: "JackwaveDSP"),
         /// The words the command line and the modules below share: `Setting`, what a user sets,
         /// and `Phrase`, a line that points at settings, which only the CLI spells as options.

@@ -11,7 +11,7 @@ import Glibc
 /// short-term block (loudness range) the short-term energy every 100th step from the 300th,
 /// where libebur128 takes them. Why: asking libebur128 for integrated loudness and LRA made
 /// it sum each 400-ms block and each 3-s block again over its K-weighted buffer (about
-/// half of `jackwave loudness` on 16 channels, `perf`, BENCHMARKS.md 4c), and keep every
+/// half of `jackwave loudness` on 16 channels, `perf`, docs/benchmarks-history.md, 4c), and keep every
 /// block in lists that grow forever; the blocks go into two `LoudnessHistogram`s instead,
 /// fixed in size. The analyzer starts, as libebur128 does, with silence before the first
 /// frame.

@@ -4,7 +4,7 @@ import Glibc
 /// 48 kHz (2× at 96 kHz, none from 192 kHz), per channel of interleaved frames.
 ///
 /// Why our own: libebur128's true-peak interpolator took about 80 % of `jackwave loudness`
-/// (11 of 14 CPU s on a 10-minute stereo file, BENCHMARKS.md 4b) and made 16 live channels
+/// (11 of 14 CPU s on a 10-minute stereo file, docs/benchmarks-history.md, 4b) and made 16 live channels
 /// cost far more than the 5 % of a core allowed.
 ///
 /// Why four channels to a vector, not the four phases: the frames are copied, padded to a
@@ -14,7 +14,7 @@ import Glibc
 /// taps splatted. The first version put the phases in the lanes, which needed each channel
 /// de-interleaved and every sample broadcast, and a horizontal maximum per sample: 2–3×
 /// slower per channel on 16 channels (`perf`: the gather and the maxima were 40 % of it,
-/// BENCHMARKS.md 4c). Mono and stereo leave lanes empty and cost what four channels do.
+/// docs/benchmarks-history.md, 4c). Mono and stereo leave lanes empty and cost what four channels do.
 ///
 /// The filter is a 48-tap (12 per phase) Hann-windowed sinc, cut off at the input's Nyquist
 /// frequency, each phase scaled to unity gain at DC; BS.1770 describes the same kind of

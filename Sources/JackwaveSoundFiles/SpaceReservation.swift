@@ -2,7 +2,7 @@
 ///
 /// Blocks reserved before they are written (`fallocate` with `FALLOC_FL_KEEP_SIZE`) spare
 /// the writer thread the filesystem's block bookkeeping page by page: at 64 channels its CPU
-/// went from 3.3–4.3 to 2.2–2.7 ms a second (BENCHMARKS.md), and a long take lies in a few long
+/// went from 3.3–4.3 to 2.2–2.7 ms a second (docs/benchmarks-history.md, "What was slow", item 8), and a long take lies in a few long
 /// extents instead of many small ones. The file's size, and so what a reader sees, is never
 /// changed by a reservation.
 ///

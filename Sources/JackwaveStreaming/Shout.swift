@@ -1,4 +1,5 @@
 import CShout
+import Glibc
 import JackwaveVocabulary
 
 /// libshout.so.3, loaded with `dlopen` by the first stream instead of linked: a run that does
@@ -23,6 +24,23 @@ public enum Shout {
     public static var unavailable: Phrase? {
         if case let .failure(error) = loaded { return "\(setting: .stream): \(error.reason)" }
         return nil
+    }
+
+    /// Whether the dynamic linker would find libshout, asked without loading it: its name in
+    /// ld.so's cache, or the file in the usual folders. Loading it to ask its version would
+    /// map it and its 23 libraries (OpenSSL, Theora, cairo, X11…), half of `--version`'s
+    /// start-up (BENCHMARKS.md, Start-up), for a library that only a stream uses.
+    public static var installed: Bool {
+        let name = JACKWAVE_SHOUT_SONAME
+        if let fd = Optional(open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC)), fd >= 0 {
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: 1 << 20)
+            let n = read(fd, &bytes, bytes.count)
+            let needle = Array(name.utf8) + [0]
+            if n > 0, bytes[..<n].firstRange(of: needle) != nil { return true }
+        }
+        return ["/usr/lib/x86_64-linux-gnu/", "/usr/lib/aarch64-linux-gnu/", "/usr/local/lib/", "/usr/lib/", "/lib/"]
+            .contains { access($0 + name, R_OK) == 0 }
     }
 
     /// `shout_version`: "libshout 2.4.6", or why it could not be loaded.

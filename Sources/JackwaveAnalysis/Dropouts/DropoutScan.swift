@@ -6,7 +6,7 @@
 ///
 /// Written with concrete `SIMD16<Float>` compares and selects, reduced once per stretch: the
 /// standard library's generic reductions (`any`, `max()`) and integer-vector compares ran
-/// about ten times slower here (3–9 ns a sample, against 0.7; see BENCHMARKS.md).
+/// several times slower here (BENCHMARKS.md, Dropout detection on the writer thread).
 struct DropoutScan {
     /// Samples per step; a stretch is a whole number of them.
     static let width = 16

@@ -8,7 +8,7 @@ import JackwaveStreaming
 /// What `jackwave --version` prints: jackwave's version and the commit it was built from,
 /// then the C libraries it is running with (which the installed packages decide, not the
 /// build), one per line, so that a bug report says exactly what ran. libshout, which only
-/// `--stream` loads, is named as it loads, or said missing.
+/// `--stream` loads, is said present or missing, not loaded (see `Shout.installed`).
 enum VersionText {
     static func render() -> String {
         [
@@ -16,7 +16,7 @@ enum VersionText {
             "libjack \(JackClient.libraryVersion)",
             "libsndfile \(bare(SoundFile.libraryVersion, name: "libsndfile"))",
             "libsoxr \(bare(Resampler.libraryVersion, name: "libsoxr"))",
-            Shout.unavailable == nil ? Shout.libraryVersion : "libshout not found (--stream needs libshout3)",
+            Shout.installed ? "libshout3 installed (loaded by --stream)" : "libshout not found (--stream needs libshout3)",
         ].joined(separator: "\n") + "\n"
     }
 

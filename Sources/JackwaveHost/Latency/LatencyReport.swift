@@ -1,10 +1,12 @@
 import JackwaveRunSupport
 import JackwaveSoundFiles
 
-/// What a run says of its inputs' capture latency, across its connections: a line and one
-/// `latency` event per input at each connection's start, a line and an event per changed
-/// input whenever a latency callback brings a change, and the last state in the summary.
-/// Main thread only.
+/// What a run says of its inputs' capture latency, across its connections: one `latency`
+/// event per input at each connection's start and per changed input on a change; a line
+/// only when it matters: at a start where a source declares one (it is then subtracted from
+/// the files' time), on a change, and in the summary if it changed. A latency nobody declares
+/// is said only in the files' `bext` description, so a plain recording's output stays its
+/// connections and its summary. Main thread only.
 final class LatencyReport {
     let events: EventLog?
     let sampleRate: Int
@@ -22,11 +24,12 @@ final class LatencyReport {
     }
 
     /// A connection's first reading, taken before its frame 0: returns the line to say (nil
-    /// when no input is connected) and what the files' `bext` subtracts. Its events follow
-    /// the connection's `started` (`announce`).
+    /// when no connected input declares a latency) and what the files' `bext` subtracts. Its
+    /// events follow the connection's `started` (`announce`).
     func started(_ latencies: InputLatencies) -> (line: String?, stamp: CaptureLatencyStamp) {
         last = latencies
-        return (latencies.line(sampleRate: sampleRate, stamped: stamped), latencies.stamp(sampleRate: sampleRate))
+        let line = latencies.stampFrames > 0 ? latencies.line(sampleRate: sampleRate, stamped: stamped) : nil
+        return (line, latencies.stamp(sampleRate: sampleRate))
     }
 
     /// The `latency` events of a connection's first reading (each connected input), at its
@@ -48,10 +51,11 @@ final class LatencyReport {
         return "\(now) (changed; the files' bext time keeps the latency read at the start of the connection)"
     }
 
-    /// The summary's line: the last reading, and whether it changed during the run.
+    /// The summary's line, only if the latency changed during the run (else the start said
+    /// it): the last reading, and how often it changed.
     var summaryLine: String? {
-        guard let last, let line = last.line(sampleRate: sampleRate, stamped: stamped && changes == 0) else { return nil }
-        return changes == 0 ? line : line + " (at the end; it changed \(changes) \(changes == 1 ? "time" : "times") during the run, and each file's bext time subtracts what was read at the start of its connection)"
+        guard changes > 0, let last, let line = last.line(sampleRate: sampleRate, stamped: false) else { return nil }
+        return line + " (at the end; it changed \(changes) \(changes == 1 ? "time" : "times") during the run, and each file's bext time subtracts what was read at the start of its connection)"
     }
 
     /// One `latency` event per input in `inputs`: its range (`min_frames`, `max_frames`) and

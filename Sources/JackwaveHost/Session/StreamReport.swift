@@ -21,7 +21,8 @@ struct StreamReport: Sendable {
         let url = target.display
         switch event {
         case let .connected(attempt, missed):
-            messages.post(attempt == 1 ? "stream: connected to \(url)"
+            // The first connection names libshout's version, which `--version` leaves unloaded.
+            messages.post(attempt == 1 ? "stream: connected to \(url) (\(Shout.libraryVersion))"
                 : "stream: connected again to \(url) (\(seconds(missed)) s were not streamed while it was away)")
             events?.emit(.streamConnected, frame: frame, [("url", .string(url)), ("connection", .int(Int64(attempt))),
                                                           ("missed_frames", .int(missed))])

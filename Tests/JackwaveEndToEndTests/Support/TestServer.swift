@@ -29,8 +29,9 @@ extension PipeWireServer: TestServer {
     func cleanUpAfterCrash() {}
 }
 
-/// The servers every end-to-end suite runs on: a test over `ServerKind.allCases` starts its
-/// own server of each kind (`start`), so one test body states one behaviour for both.
+/// The servers the end-to-end tests run on: a test over `ServerKind.allCases` starts its own
+/// server of each kind (`start`), so one test body states one behaviour for both; the suites
+/// that run on jackd only say why in docs/how-it-works.md.
 enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A private `jackd -d dummy` (JACK2): `JackServer`.
     case jackd
