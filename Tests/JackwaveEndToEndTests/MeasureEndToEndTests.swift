@@ -235,7 +235,7 @@ struct MeasureEndToEndTests {
     func silentPath(on kind: ServerKind) throws {
         let server = try kind.start()
         // The server's physical ports: system:capture_1 carries silence, on either server.
-        let (run, json) = try measure(["-c", "1", "--quick", "--max-latency", "0.05"], on: server)
+        let (run, json) = try measure(["-c", "1", "-t", "system:playback_1", "--quick", "--max-latency", "0.05"], on: server)
         if Self.refusedForSkips(run, on: kind) { return }
         #expect(run.status == 1)
         #expect(run.stderr.contains("no response from output 1 reached input 1"), "\(run.stderr)")
@@ -245,6 +245,19 @@ struct MeasureEndToEndTests {
             + JackLsp.latency(of: "system:playback_1", capture: false, on: server)
         #expect(report["declared_latency_frames"] as? Int == declared)
         if kind == .jackd { #expect(declared == 2 * server.period) }
+    }
+
+    @Test("without -t, a channel that would play its sweep into the physical ports is refused: exit 2, one line, nothing played",
+          arguments: ServerKind.allCases)
+    func noDestinationRefused(on kind: ServerKind) throws {
+        let server = try kind.start()
+        defer { server.stop() }
+        let json = dir + "/none-\(kind).json"
+        let run = try Run.jackwave(["measure", "-c", "1", "--quick", "--json", json], server: server.name)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "jackwave: error: channel 1 plays its sweep nowhere: name where with -t PORT (jackwave never plays a -6 dBFS sweep into the speakers unasked)\n",
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: json))
     }
 
     @Test("a --port that matches nothing is refused before anything plays, and no file is made",

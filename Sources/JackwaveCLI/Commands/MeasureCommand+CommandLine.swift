@@ -30,8 +30,8 @@ extension MeasureCommand {
             o.channels = try s.integer(in: 1...maximumChannels)
         },
         Option("-t", "--to", value: "PORT", kind: .port,
-               help: "where output N goes (repeatable; default: the first physical playback",
-               "ports, none for a channel that records jackwave's own output)") { o, s throws(UsageError) in
+               help: "where output N goes (repeatable; no default: the sweep is loud, and",
+               "jackwave never plays it into the speakers unasked; needed unless -p jackwave:out_N)") { o, s throws(UsageError) in
             o.toPatterns.append(try s.nonEmptyValue())
         },
         Option("-p", "--port", value: "PORT", kind: .port,

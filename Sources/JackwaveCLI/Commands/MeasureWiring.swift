@@ -5,8 +5,10 @@ import JackwaveRunSupport
 /// Which ports a measurement plays into and records from, chosen as the main command
 /// chooses them, and its registered ports and connection plan.
 ///
-/// Channel N is the path from `out_N`, through whatever `-t` names (or the N-th physical
-/// playback port), to whatever `-p` names (or the N-th physical capture port), into `in_N`.
+/// Channel N is the path from `out_N`, through whatever `-t` names, to whatever `-p` names
+/// (or the N-th physical capture port), into `in_N`. There is no default for `-t`: the
+/// sweep is loud (−6 dBFS), and the first physical playback ports are usually speakers, so
+/// a channel that does not record jackwave's own output must say where it plays.
 /// A channel whose source is one of jackwave's own outputs (`-p jackwave:out_1`, the direct
 /// patch) is fed inside the callback and connects its output nowhere by default: a sweep is
 /// not sent to a loudspeaker unless asked for.
@@ -41,7 +43,6 @@ struct MeasureWiring {
         guard from.count == channels else {
             throw UsageError("the server has \(physicalCapture.count) physical capture port\(physicalCapture.count == 1 ? "" : "s") for \(channels) channels: name what to record with -p")
         }
-        let physicalPlayback = client.portNames(direction: .input, physicalOnly: true)
         let ownNames = (1...channels).map { "\(client.name):out_\($0)" }
         outputs = try (1...channels).map { i throws(JackError) in try client.registerAudioPort(shortName: "out_\(i)", direction: .output) }
         inputs = try (1...channels).map { i throws(JackError) in try client.registerAudioPort(shortName: "in_\(i)", direction: .input) }
@@ -51,7 +52,10 @@ struct MeasureWiring {
         for c in 0..<channels {
             let output = outputs[c].fullName, input = inputs[c].fullName
             let fedInside = ownNames.contains(from[c])
-            let to = destinations?[c] ?? (fedInside || c >= physicalPlayback.count ? nil : physicalPlayback[c])
+            let to = destinations?[c]
+            guard to != nil || fedInside else {
+                throw UsageError("channel \(c + 1) plays its sweep nowhere: name where with -t PORT (jackwave never plays a -6 dBFS sweep into the speakers unasked)")
+            }
             if let to { pairs.append((output, to)) }
             pairs.append((from[c], input))
             named.append(MeasureReport.Ports(output: output, destination: to, source: from[c], input: input))
