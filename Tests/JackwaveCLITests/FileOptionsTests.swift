@@ -21,7 +21,7 @@ struct FileOptionsTests {
 
     @Test("--rate takes a whole number of hertz for the file")
     func rate() throws {
-        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--rate", "4096"]).fileRate == 4096)
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--rate", "4096"]).recording.fileRate == 4096)
     }
 
     @Test("--rate refuses rates below 1000 Hz, above 768000 Hz and fractions", arguments: ["999", "768001", "44.1", "0", "-48000", "fast"])
@@ -32,7 +32,7 @@ struct FileOptionsTests {
 
     @Test("--format takes every name jackwave knows", arguments: ["wav", "wavex", "rf64", "w64", "flac", "ogg", "opus", "mp3", "caf", "aiff"])
     func formatNames(name: String) throws {
-        #expect(try RunOptionsParser.parse(["--record", "x.snd", "--format", name]).format?.name == name)
+        #expect(try RunOptionsParser.parse(["--record", "x.snd", "--format", name]).recording.format?.name == name)
     }
 
     @Test("an unknown --format is refused with the list of names")
@@ -43,14 +43,14 @@ struct FileOptionsTests {
 
     @Test("--no-dither turns dither off, and dither is on by default")
     func noDither() throws {
-        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--bits", "16"]).dither)
-        #expect(try !RunOptionsParser.parse(["--record", "x.wav", "--bits", "16", "--no-dither"]).dither)
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--bits", "16"]).recording.dither)
+        #expect(try !RunOptionsParser.parse(["--record", "x.wav", "--bits", "16", "--no-dither"]).recording.dither)
     }
 
     @Test("--no-dither is accepted with any depth, a no-op where nothing is rounded")
     func noDitherWithFloat() throws {
-        #expect(try !RunOptionsParser.parse(["--record", "x.wav", "--bits", "float", "--no-dither"]).dither)
-        #expect(try !RunOptionsParser.parse(["--record", "x.flac", "--no-dither"]).dither)
+        #expect(try !RunOptionsParser.parse(["--record", "x.wav", "--bits", "float", "--no-dither"]).recording.dither)
+        #expect(try !RunOptionsParser.parse(["--record", "x.flac", "--no-dither"]).recording.dither)
     }
 
     @Test("--no-dither takes no value")
@@ -66,7 +66,7 @@ struct FileOptionsTests {
 
     @Test("--split accepts fractions of a second from 1 s up, and refuses shorter pieces, naming the value")
     func split() throws {
-        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--split", "1.25"]).splitSeconds == 1.25)
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--split", "1.25"]).recording.splitSeconds == 1.25)
         #expect(refusal(["--record", "x.wav", "--split", "0.00003"]) == "--split: seconds must be between 1 and 604800, not 0.00003")
     }
 
@@ -77,13 +77,13 @@ struct FileOptionsTests {
 
     @Test("--print-start is accepted with or without a recording")
     func printStart() throws {
-        #expect(try RunOptionsParser.parse(["--print-start"]).printStart)
-        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--print-start"]).printStart)
+        #expect(try RunOptionsParser.parse(["--print-start"]).recording.printStart)
+        #expect(try RunOptionsParser.parse(["--record", "x.wav", "--print-start"]).recording.printStart)
     }
 
     @Test("--formats asks for the list")
     func formats() throws {
-        #expect(try RunOptionsParser.parse(["--formats"]).listFormats)
+        #expect(try RunOptionsParser.parse(["--formats"]).recording.listFormats)
     }
 
     @Test("--format overrides the extension it agrees with, or a path with an unknown one")
@@ -147,7 +147,7 @@ struct FileOptionsTests {
         #expect(try o.checkOutputs()?.name == "wav")
         #expect(o.fileNaming?.firstNumbers().piece == 18)
         var forced = o
-        forced.force = true
+        forced.recording.force = true
         #expect(try forced.checkOutputs()?.name == "wav")
     }
 

@@ -7,14 +7,14 @@ struct LoudnessOptionTests {
     @Test("--loudness turns the live loudness on with a target of −23 LUFS")
     func defaults() throws {
         let o = try RunOptionsParser.parse(["--loudness"])
-        #expect(o.loudness && o.targetLoudness == -23)
-        #expect(try !RunOptionsParser.parse([]).loudness)
+        #expect(o.levels.loudness && o.levels.targetLoudness == -23)
+        #expect(try !RunOptionsParser.parse([]).levels.loudness)
     }
 
     @Test("--target takes a negative LUFS value, spelled apart or with =")
     func target() throws {
-        #expect(try RunOptionsParser.parse(["--loudness", "--target", "-14"]).targetLoudness == -14)
-        #expect(try RunOptionsParser.parse(["--loudness", "--target=-16.5"]).targetLoudness == -16.5)
+        #expect(try RunOptionsParser.parse(["--loudness", "--target", "-14"]).levels.targetLoudness == -14)
+        #expect(try RunOptionsParser.parse(["--loudness", "--target=-16.5"]).levels.targetLoudness == -16.5)
     }
 
     static let refusals: [Refusal] = [

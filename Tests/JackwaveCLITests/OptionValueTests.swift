@@ -56,7 +56,7 @@ struct OptionValueTests {
 
     @Test("--formats is answered before the checks between options")
     func formatsFirst() throws {
-        #expect(try RunOptionsParser.parse(["--formats", "--bits", "16"]).listFormats)
+        #expect(try RunOptionsParser.parse(["--formats", "--bits", "16"]).recording.listFormats)
     }
 
     @Test("-h and --help are asked for wherever they stand, even after a bad option")
@@ -70,9 +70,9 @@ struct OptionValueTests {
     func values() throws {
         let o = try RunOptionsParser.parse(["--tone=997.5", "--outputs", "3", "-t", "a:*", "--to=b", "--volume", "-6dB",
                                             "-c4", "-n", "probe", "--no-meter", "--levels", "-", "--levels-format", "jsonl"])
-        #expect(o.toneFrequency == 997.5 && o.outputs == 3 && o.toPatterns == ["a:*", "b"] && o.channels == 4)
-        #expect(o.clientName == "probe" && o.meter == false && o.levelsPath == "-" && o.levelsFormat == .jsonl)
-        #expect(abs(o.volume - 0.501) < 0.001)
+        #expect(o.tone.frequency == 997.5 && o.tone.outputs == 3 && o.tone.toPatterns == ["a:*", "b"] && o.jack.channels == 4)
+        #expect(o.jack.clientName == "probe" && o.levels.meter == false && o.levels.path == "-" && o.levels.format == .jsonl)
+        #expect(abs(o.tone.volume - 0.501) < 0.001)
         let r = try PlotCommand.parse(["-", "-o", "x.svg", "--width", "400", "--db", "--force"])
         #expect(r.input == "-" && r.output == "x.svg" && r.options.width == 400 && r.options.decibels && r.force)
     }

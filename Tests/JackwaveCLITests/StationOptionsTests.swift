@@ -11,18 +11,18 @@ struct StationOptionsTests {
     func values() throws {
         let o = try RunOptionsParser.parse(["--record", "x.mp3", "--quality", "192k", "--stream", "icecast://dj@radio.example.org:8010/live.opus",
                                             "--stream-password-file", "/etc/jackwave/pass", "--stream-quality", "0.7"])
-        #expect(o.quality == .bitRate(kilobitsPerSecond: 192))
-        #expect(o.stream?.host == "radio.example.org" && o.stream?.port == 8010 && o.stream?.codec == .opus && o.stream?.user == "dj")
-        #expect(o.streamPasswordFile == "/etc/jackwave/pass")
-        #expect(o.streamQuality == .quality(0.7))
+        #expect(o.recording.quality == .bitRate(kilobitsPerSecond: 192))
+        #expect(o.station.stream?.host == "radio.example.org" && o.station.stream?.port == 8010 && o.station.stream?.codec == .opus && o.station.stream?.user == "dj")
+        #expect(o.station.streamPasswordFile == "/etc/jackwave/pass")
+        #expect(o.station.streamQuality == .quality(0.7))
     }
 
     @Test("icecasts:// and --stream-ca are read into a TLS target and the file of authorities to trust")
     func tls() throws {
         let o = try RunOptionsParser.parse(["--record", "x.wav", "--stream", "icecasts://radio.example.org/live.ogg",
                                             "--stream-ca", "/etc/jackwave/station-ca.pem"])
-        #expect(o.stream?.tls == true && o.stream?.port == 8443)
-        #expect(o.streamCertificateAuthorities == "/etc/jackwave/station-ca.pem")
+        #expect(o.station.stream?.tls == true && o.station.stream?.port == 8443)
+        #expect(o.station.streamCertificateAuthorities == "/etc/jackwave/station-ca.pem")
     }
 
     @Test("the station options are refused with one line when wrong, or alone where they need another", arguments: [
@@ -64,9 +64,9 @@ struct StationOptionsTests {
         let o = try RunOptionsParser.parse(["--record", "/srv/air.flac", "--split-every", "30m", "--name-pattern", "%Y/%H%M.flac", "--utc",
                                             "--overlap", "60", "--keep", "90d", "--keep-space", "500G", "--silence", "-50dB:20s",
                                             "--clip", "3", "--on-event", "logger -t jackwave"])
-        #expect(o.splitEvery?.seconds == 1800 && o.namePattern?.text == "%Y/%H%M.flac" && o.utc && o.overlapSeconds == 60)
-        #expect(o.retention.seconds == 90 * 86400 && o.retention.bytes == 500 << 30)
-        #expect(o.alarms.clipSamples == 3 && o.alarms.silenceSeconds == 20 && abs(Double(o.alarms.silenceLevel ?? 0) - 0.003162) < 1e-5)
-        #expect(o.onEvent == "logger -t jackwave")
+        #expect(o.station.splitEvery?.seconds == 1800 && o.station.namePattern?.text == "%Y/%H%M.flac" && o.station.utc && o.station.overlapSeconds == 60)
+        #expect(o.station.retention.seconds == 90 * 86400 && o.station.retention.bytes == 500 << 30)
+        #expect(o.station.alarms.clipSamples == 3 && o.station.alarms.silenceSeconds == 20 && abs(Double(o.station.alarms.silenceLevel ?? 0) - 0.003162) < 1e-5)
+        #expect(o.unattended.onEvent == "logger -t jackwave")
     }
 }

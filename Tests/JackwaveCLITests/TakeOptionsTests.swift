@@ -30,8 +30,8 @@ struct TakeOptionsTests {
     func values() throws {
         let o = try RunOptionsParser.parse(["--record", "t.wav", "--trigger", "-40dB", "--pre-roll", "2",
                                             "--stop-after", "1.5", "--takes", "3"])
-        #expect(abs(try #require(o.triggerLevel) - 0.01) < 1e-6)
-        #expect(o.preRollSeconds == 2 && o.stopAfterSeconds == 1.5 && o.maximumTakes == 3)
+        #expect(abs(try #require(o.takes.triggerLevel) - 0.01) < 1e-6)
+        #expect(o.takes.preRollSeconds == 2 && o.takes.stopAfterSeconds == 1.5 && o.takes.maximumTakes == 3)
         #expect(o.armed)
     }
 

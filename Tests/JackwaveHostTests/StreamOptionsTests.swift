@@ -14,7 +14,7 @@ struct StreamOptionsTests {
                       ("icecasts://192.0.2.1/a.ogg", false)])
     func clearLoginWarned(url: String, warned: Bool) throws {
         var options = RunOptions()
-        options.stream = try StreamTarget.parse(url)
+        options.station.stream = try StreamTarget.parse(url)
         let warnings = try options.checkStream(environment: [StreamPassword.variable: "secret"]).map(\.plain)
         #expect(warnings.contains { $0.contains("in clear") } == warned, "\(warnings)")
         #expect(!warnings.joined().contains("secret"))
@@ -23,8 +23,8 @@ struct StreamOptionsTests {
     @Test("--stream-ca on icecast://, which has no TLS, is refused as having no effect")
     func authoritiesWithoutTLS() throws {
         var options = RunOptions()
-        options.stream = try StreamTarget.parse("icecast://127.0.0.1/a.ogg")
-        options.streamCertificateAuthorities = "/etc/hostname"
+        options.station.stream = try StreamTarget.parse("icecast://127.0.0.1/a.ogg")
+        options.station.streamCertificateAuthorities = "/etc/hostname"
         #expect(throws: UsageError("\(setting: .streamCertificateAuthorities) has no effect on icecast://, which has no TLS: use icecasts://")) {
             try options.checkStream(environment: [StreamPassword.variable: "secret"])
         }

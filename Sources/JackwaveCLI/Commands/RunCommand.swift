@@ -10,7 +10,7 @@ import JackwaveUnattended
 /// host's `Session`.
 public enum RunCommand {
     public static func run(_ o: RunOptions) -> Int32 {
-        if o.listFormats {
+        if o.recording.listFormats {
             Console.writeOut(FormatCatalog.lines().joined(separator: "\n") + "\n")
             return 0
         }
@@ -22,7 +22,7 @@ public enum RunCommand {
             // A remote `/jackwave/stop` is an interrupt, exactly as Ctrl-C.
             // --plot's pictures: an existing one is replaced under --force, else drawn under
             // the next free name (said), as a recording's piece would be.
-            let existing: PictureFile.Existing = o.force ? .replace : .nextFreeName
+            let existing: PictureFile.Existing = o.recording.force ? .replace : .nextFreeName
             session = try Session(options: o, frontEnd: frontEnd, requestStop: { SignalTrap.interruptFromRemote() },
                                   drawPicture: { recording, picture in
                                       do throws(PlotError) {

@@ -38,16 +38,16 @@ final class TerminalFrontEnd: RunFrontEnd {
     /// keys for the tone and markers unless `--no-meter`.
     init(options: RunOptions) {
         self.options = options
-        readsKeys = options.meter != false
-        consumesLevels = options.wantsInputs && (options.levelsPath != nil || Self.showsMeter(options))
+        readsKeys = options.levels.meter != false
+        consumesLevels = options.wantsInputs && (options.levels.path != nil || Self.showsMeter(options))
         // A recording on a terminal, where `m` drops a marker: the live pace answers it
         // within 20 ms, so the marker lands near the frame it was meant for.
-        let markerKeys = options.records && isatty(0) != 0 && options.meter != false
+        let markerKeys = options.records && isatty(0) != 0 && options.levels.meter != false
         pace = consumesLevels || options.playsTone || markerKeys ? Self.livePace : Self.quietPace
     }
 
     /// Whether the meter is drawn: `--meter`, or stderr is a terminal (not with `--no-meter`).
-    static func showsMeter(_ o: RunOptions) -> Bool { o.meter ?? (isatty(2) != 0) }
+    static func showsMeter(_ o: RunOptions) -> Bool { o.levels.meter ?? (isatty(2) != 0) }
 
     var interrupts: Int { SignalTrap.count }
     var interruptPending: Bool { SignalTrap.isPending }

@@ -19,22 +19,22 @@ struct ClientPorts {
         do {
             // Outputs first, so that `--port jackwave:out_1` finds them.
             outputs = try o.playsTone
-                ? (1...o.outputs).map { i throws(JackError) in try client.registerAudioPort(shortName: "out_\(i)", direction: .output) }
+                ? (1...o.tone.outputs).map { i throws(JackError) in try client.registerAudioPort(shortName: "out_\(i)", direction: .output) }
                 : []
-            sources = o.manual || o.portPatterns.isEmpty ? [] : try PortPatterns.resolve(
-                o.portPatterns, among: client.portNames(direction: .output), what: "source")
-            let channels = known ?? (o.wantsInputs ? o.channels ?? (sources.isEmpty ? 2 : sources.count) : 0)
+            sources = o.jack.manual || o.jack.portPatterns.isEmpty ? [] : try PortPatterns.resolve(
+                o.jack.portPatterns, among: client.portNames(direction: .output), what: "source")
+            let channels = known ?? (o.wantsInputs ? o.jack.channels ?? (sources.isEmpty ? 2 : sources.count) : 0)
             if sources.count > channels {
                 throw UsageError("\(sources.count) source ports match but jackwave has \(channels) inputs (\(setting: .channels) \(channels))")
             }
-            let destinations = o.manual || o.toPatterns.isEmpty ? [] : try PortPatterns.resolve(
-                o.toPatterns, among: client.portNames(direction: .input), what: "destination")
+            let destinations = o.jack.manual || o.tone.toPatterns.isEmpty ? [] : try PortPatterns.resolve(
+                o.tone.toPatterns, among: client.portNames(direction: .input), what: "destination")
             inputs = try (0..<channels).map { $0 + 1 }.map { i throws(JackError) in
                 try client.registerAudioPort(shortName: "in_\(i)", direction: .input)
             }
-            plan = ConnectionPlan(client: client, inputs: inputs, outputs: outputs, manual: o.manual,
-                                  sources: o.portPatterns.isEmpty ? nil : sources,
-                                  destinations: o.toPatterns.isEmpty ? nil : destinations)
+            plan = ConnectionPlan(client: client, inputs: inputs, outputs: outputs, manual: o.jack.manual,
+                                  sources: o.jack.portPatterns.isEmpty ? nil : sources,
+                                  destinations: o.tone.toPatterns.isEmpty ? nil : destinations)
         } catch let error as UsageError {
             throw .usage(error.message)
         } catch let error as JackError {

@@ -13,7 +13,7 @@ extension RunOptions {
     /// How the recording's files are named: numbered whenever the recording may be cut
     /// (`--split`, `--reconnect`, `--osc`), by take when armed.
     public var fileNaming: FileNaming? {
-        recordPath.map { FileNaming(base: $0, armed: armed, cut: numbersFiles) }
+        recording.path.map { FileNaming(base: $0, armed: armed, cut: numbersFiles) }
     }
 
     /// Checks every output path and returns the recording's format. Numbered files never
@@ -21,33 +21,33 @@ extension RunOptions {
     /// existing file unless `--force`.
     public func checkOutputs() throws(UsageError) -> SoundFormat? {
         var recordFormat: SoundFormat?
-        if let path = recordPath, let naming = fileNaming {
-            let named = format
+        if let path = recording.path, let naming = fileNaming {
+            let named = recording.format
             let chosen = try usage { () throws(FileChoiceError) in
-                try FileChoice.format(for: path, named: named, depth: depth, rate: fileRate)
+                try FileChoice.format(for: path, named: named, depth: recording.depth, rate: recording.fileRate)
             }
             let first = naming.firstNumbers()
-            try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: force, option: Setting.record)
+            try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: recording.force, option: Setting.record)
             try checkClockNames(format: chosen)
             recordFormat = chosen
         }
-        if let path = levelsPath, path != "-" {
-            try OutputPath.check(path, force: force, option: Setting.levels)
+        if let path = levels.path, path != "-" {
+            try OutputPath.check(path, force: recording.force, option: Setting.levels)
         }
-        if let path = plotPath {
+        if let path = recording.plotPath {
             guard ["png", "svg"].contains(FileNames.lowercasedExtension(path)) else {
                 throw UsageError("\(setting: .plot) \(path): unknown extension (use .png or .svg)")
             }
             let first = fileNaming?.firstNumbers() ?? (take: 0, piece: 1)
             try OutputPath.check(fileNaming?.companion(path, take: first.take, piece: first.piece) ?? path,
-                                 force: force, option: Setting.plot)
+                                 force: recording.force, option: Setting.plot)
         }
-        if let path = eventsPath, path != "-" {
-            try OutputPath.check(path, force: force, option: Setting.events)
+        if let path = unattended.eventsPath, path != "-" {
+            try OutputPath.check(path, force: recording.force, option: Setting.events)
         }
         // Two options naming one file (`take.wav` and `./take.wav`) would write over each other.
-        let named = [(Setting.record, recordPath), (Setting.levels, levelsPath == "-" ? nil : levelsPath),
-                     (Setting.plot, plotPath), (Setting.events, eventsPath == "-" ? nil : eventsPath)]
+        let named = [(Setting.record, recording.path), (Setting.levels, levels.path == "-" ? nil : levels.path),
+                     (Setting.plot, recording.plotPath), (Setting.events, unattended.eventsPath == "-" ? nil : unattended.eventsPath)]
             .compactMap { option, path in path.map { (option, $0, OutputPath.canonical($0)) } }
         for (i, a) in named.enumerated() {
             for b in named[(i + 1)...] where a.2 == b.2 {
@@ -60,30 +60,30 @@ extension RunOptions {
     /// The recording's files, now that the server's rate and the channels are known.
     public func recordingSpec(path: String, format: SoundFormat, channels: Int, serverRate: Int,
                               period: Int) throws(UsageError) -> RecordingSpec {
-        let rate = fileRate ?? serverRate
+        let rate = recording.fileRate ?? serverRate
         let split = try usage { () throws(FileChoiceError) -> Int64? in
-            try FileChoice.checkRate(rate, format: format, given: fileRate != nil)
-            return try splitSeconds.map { seconds throws(FileChoiceError) in try FileChoice.splitFrames(seconds, rate: rate) }
+            try FileChoice.checkRate(rate, format: format, given: recording.fileRate != nil)
+            return try recording.splitSeconds.map { seconds throws(FileChoiceError) in try FileChoice.splitFrames(seconds, rate: rate) }
         }
-        if let word = format.formatWord(depth: depth),
+        if let word = format.formatWord(depth: recording.depth),
            !SoundFile.canWrite(format: word, channels: channels, sampleRate: rate) {
             throw UsageError("\(setting: .record) \(path): libsndfile cannot write this format with \(channels) channels at \(rate) Hz")
         }
-        try Self.checkBuffer(bufferSeconds, channels: channels, serverRate: serverRate, period: period)
-        var spec = RecordingSpec(path: path, format: format, depth: depth, channels: channels, inputRate: serverRate,
-                                 fileRate: rate, dither: dither, splitFrames: split, naming: fileNaming)
+        try Self.checkBuffer(recording.bufferSeconds, channels: channels, serverRate: serverRate, period: period)
+        var spec = RecordingSpec(path: path, format: format, depth: recording.depth, channels: channels, inputRate: serverRate,
+                                 fileRate: rate, dither: recording.dither, splitFrames: split, naming: fileNaming)
         spec.clock = try clockPlan(path: path, channels: channels, fileRate: rate)
         spec.compression = try usage { () throws(FileChoiceError) in
             try FileChoice.checkChannels(channels, format: format, path: path)
-            return try quality?.settings(for: format, channels: channels, sampleRate: rate)
+            return try recording.quality?.settings(for: format, channels: channels, sampleRate: rate)
         }
-        spec.replacesFiles = force
+        spec.replacesFiles = recording.force
         return spec
     }
 
     /// `--split-every`'s names: a `--name-pattern` names files of `--record`'s format.
     func checkClockNames(format: SoundFormat) throws(UsageError) {
-        guard let pattern = namePattern, let path = recordPath else { return }
+        guard let pattern = station.namePattern, let path = recording.path else { return }
         guard SoundFormat.forPath(pattern.text) == format || FileNames.lowercasedExtension(pattern.text) == FileNames.lowercasedExtension(path) else {
             throw UsageError("\(setting: .namePattern) \(pattern.text): its extension names another format than \(setting: .record) \(path) (\(format.name))")
         }
@@ -93,13 +93,13 @@ extension RunOptions {
     /// file's rate is known; the overlap's memory (the writer keeps that much audio to begin
     /// each next piece with) must fit in a quarter of this machine's.
     func clockPlan(path: String, channels: Int, fileRate: Int) throws(UsageError) -> ClockPlan? {
-        guard let period = splitEvery else { return nil }
-        let overlap = Int64(((overlapSeconds ?? 0) * Double(fileRate)).rounded())
+        guard let period = station.splitEvery else { return nil }
+        let overlap = Int64(((station.overlapSeconds ?? 0) * Double(fileRate)).rounded())
         let bytes = Double(overlap) * Double(channels * MemoryLayout<Float>.stride)
         if bytes > Self.memoryBytes / 4 {
-            throw UsageError("\(setting: .overlap) \((overlapSeconds ?? 0).plainText) s × \(channels) channels keeps \(String(printf: "%.1f", bytes / 1e9)) GB of audio, more than a quarter of this machine's memory")
+            throw UsageError("\(setting: .overlap) \((station.overlapSeconds ?? 0).plainText) s × \(channels) channels keeps \(String(printf: "%.1f", bytes / 1e9)) GB of audio, more than a quarter of this machine's memory")
         }
-        return ClockPlan(period: period, naming: ClockNaming(record: path, pattern: namePattern, utc: utc), overlapFrames: overlap)
+        return ClockPlan(period: period, naming: ClockNaming(record: path, pattern: station.namePattern, utc: station.utc), overlapFrames: overlap)
     }
 
     /// `--stream`, before anything is opened: libshout loads, and a password is given (in
@@ -107,15 +107,15 @@ extension RunOptions {
     /// the warnings to say: a password in the URL, a password file others can read, a login
     /// that leaves this machine in clear.
     public func checkStream(environment: [String: String]) throws(UsageError) -> [Phrase] {
-        guard let target = stream else { return [] }
+        guard let target = station.stream else { return [] }
         if let missing = Shout.unavailable { throw UsageError(missing) }
-        if let authorities = streamCertificateAuthorities {
+        if let authorities = station.streamCertificateAuthorities {
             guard target.tls else { throw UsageError("\(setting: .streamCertificateAuthorities) has no effect on icecast://, which has no TLS: use icecasts://") }
             try Self.checkReadableFile(authorities, option: Setting.streamCertificateAuthorities)
         }
         var warnings: [Phrase]
         do throws(StreamTargetError) {
-            warnings = try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).warnings
+            warnings = try StreamPassword.resolve(target, file: station.streamPasswordFile, environment: environment).warnings
         } catch {
             throw UsageError(error.message)
         }
@@ -138,11 +138,11 @@ extension RunOptions {
     /// The stream's settings once the server's rate and the inputs are known: the codec must
     /// take them (MP3: 1 or 2 channels; Opus: 48 kHz and four lower rates).
     public func streamSettings(channels: Int, serverRate: Int, environment: [String: String]) throws(UsageError) -> StreamSettings? {
-        guard let target = stream else { return nil }
+        guard let target = station.stream else { return nil }
         let format = target.codec.format
         let password: String
         do throws(StreamTargetError) {
-            password = try StreamPassword.resolve(target, file: streamPasswordFile, environment: environment).password
+            password = try StreamPassword.resolve(target, file: station.streamPasswordFile, environment: environment).password
         } catch {
             throw UsageError(error.message)
         }
@@ -153,10 +153,10 @@ extension RunOptions {
             if let rates = format.sampleRates, !rates.contains(serverRate) {
                 throw FileChoiceError("\(setting: .stream) \(target.display): \(format.name) takes \(rates.map { String($0) }.joined(separator: ", ")) Hz, and the server runs at \(serverRate) Hz")
             }
-            return try streamQuality?.settings(for: format, channels: channels, sampleRate: serverRate, option: Setting.streamQuality)
+            return try station.streamQuality?.settings(for: format, channels: channels, sampleRate: serverRate, option: Setting.streamQuality)
         }
         var trusted = target
-        trusted.certificateAuthorities = streamCertificateAuthorities
+        trusted.certificateAuthorities = station.streamCertificateAuthorities
         return StreamSettings(target: trusted, password: password, compression: compression)
     }
 
@@ -178,19 +178,19 @@ extension RunOptions {
     /// mapped and locked up front: with the ring, it must fit in half of the machine's memory.
     public func takeSettings(channels: Int, serverRate: Int) throws(UsageError) -> TakeSettings? {
         guard armed, records else { return nil }
-        let preRoll = Int((preRollSeconds * Double(serverRate)).rounded())
-        let bytes = Double(preRoll + Int(bufferSeconds * Double(serverRate))) * Double(channels) * Double(MemoryLayout<Float>.stride)
+        let preRoll = Int((takes.preRollSeconds * Double(serverRate)).rounded())
+        let bytes = Double(preRoll + Int(recording.bufferSeconds * Double(serverRate))) * Double(channels) * Double(MemoryLayout<Float>.stride)
         if bytes > Self.memoryBytes / 2 {
-            let most = (Self.memoryBytes / 2 / Double(channels * MemoryLayout<Float>.stride) - bufferSeconds * Double(serverRate)) / Double(serverRate)
-            throw UsageError("\(setting: .preRoll) \(preRollSeconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB with the \(setting: .buffer) ring, more than half of this machine's memory (at most \(String(printf: "%.0f", max(0, most))) s here)")
+            let most = (Self.memoryBytes / 2 / Double(channels * MemoryLayout<Float>.stride) - recording.bufferSeconds * Double(serverRate)) / Double(serverRate)
+            throw UsageError("\(setting: .preRoll) \(takes.preRollSeconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB with the \(setting: .buffer) ring, more than half of this machine's memory (at most \(String(printf: "%.0f", max(0, most))) s here)")
         }
-        let start: TakeSettings.Start = triggerLevel.map { .level($0) } ?? .transport
+        let start: TakeSettings.Start = takes.triggerLevel.map { .level($0) } ?? .transport
         // 6 dB under the trigger: half its amplitude.
-        let stop = stopLevel ?? (triggerLevel ?? 0) / 2
-        let after = stopAfterSeconds ?? (followTransport ? 0 : 2)
+        let stop = takes.stopLevel ?? (takes.triggerLevel ?? 0) / 2
+        let after = takes.stopAfterSeconds ?? (takes.followTransport ? 0 : 2)
         return TakeSettings(start: start, stopLevel: stop, preRollFrames: preRoll,
                             stopAfterFrames: Int64((after * Double(serverRate)).rounded()),
-                            maximumTakes: maximumTakes)
+                            maximumTakes: takes.maximumTakes)
     }
 
     /// This machine's memory, in bytes.

@@ -93,7 +93,7 @@ extension Session {
             if spec.resamples { line += ", \(spec.fileRate) Hz from the server's \(spec.inputRate) Hz" }
             line += dropoutText(parts)
             if let toneText = toneText(parts) { line += ", tone \(toneText)" }
-            if options.printStart, let firstStart { line += ", first frame at \(firstStart.iso8601)" }
+            if options.recording.printStart, let firstStart { line += ", first frame at \(firstStart.iso8601)" }
             return line + totals.gapText
         }
         if let toneText = toneText(parts) {

@@ -25,7 +25,7 @@ extension Session {
             if pending == nil {
                 // Held while libjack makes its threads on the opening thread, which inherit it.
                 frontEnd.holdInterrupts()
-                pending = PendingClientOpen(name: options.clientName, server: options.server)
+                pending = PendingClientOpen(name: options.jack.clientName, server: options.jack.server)
                 frontEnd.receiveInterrupts()
             }
             guard let result = pending?.result(waiting: Double(Self.reconnectPoll) / 1e6) else {
@@ -40,7 +40,7 @@ extension Session {
             frontEnd.holdInterrupts()
             let deadline = Date().addingTimeInterval(Self.sourceWait)
             while sourceCount > 0 && !frontEnd.interruptPending && Date() < deadline
-                    && ((try? PortPatterns.resolve(options.portPatterns, among: client.portNames(direction: .output),
+                    && ((try? PortPatterns.resolve(options.jack.portPatterns, among: client.portNames(direction: .output),
                                                    what: "source"))?.count ?? 0) < sourceCount {
                 usleep(50_000)
             }

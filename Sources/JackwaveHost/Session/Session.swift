@@ -44,7 +44,7 @@ public final class Session {
         options = o
         self.frontEnd = frontEnd
         self.drawPicture = drawPicture
-        if o.plotPath != nil && drawPicture == nil { throw .usage("\(setting: .plot): no way to draw pictures was given to this run") }
+        if o.recording.plotPath != nil && drawPicture == nil { throw .usage("\(setting: .plot): no way to draw pictures was given to this run") }
         environment = ProcessInfo.processInfo.environment
         unsetenv(StreamPassword.variable)
         do throws(UsageError) {
@@ -53,20 +53,20 @@ public final class Session {
         } catch {
             throw .usage(error.message)
         }
-        control = RunControl(tone: o.toneFrequency.map {
-            ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000)
+        control = RunControl(tone: o.tone.frequency.map {
+            ToneSettings(frequency: $0, amplitude: o.tone.volume, fadeSeconds: o.tone.fadeMilliseconds / 1000)
         }, records: o.records)
-        if let binding = o.osc {
+        if let binding = o.remote.osc {
             let remote = RemoteControl(control: control, requestStop: requestStop)
             do throws(OscListenerError) {
-                try remote.listen(on: binding, allowing: OscAllowList(o.oscAllow))
+                try remote.listen(on: binding, allowing: OscAllowList(o.remote.allowed))
             } catch {
                 throw .runtime("\(setting: .osc): \(error.message)")
             }
-            for network in o.oscAllow where network.isEveryone {
+            for network in o.remote.allowed where network.isEveryone {
                 frontEnd.say("OSC: \(setting: .oscAllow) \(network) admits every \(network.family == AF_INET ? "IPv4" : "IPv6") sender that reaches \(binding)")
             }
-            if !binding.isLoopbackOnly && o.oscAllow.isEmpty {
+            if !binding.isLoopbackOnly && o.remote.allowed.isEmpty {
                 frontEnd.say("OSC on \(binding) admits only this machine's own senders: \(setting: .oscAllow) CIDR admits others")
             }
             self.remote = remote
@@ -80,7 +80,7 @@ public final class Session {
         JackClient.silenceLibraryMessages()
         var client: JackClient
         do throws(JackError) {
-            client = try JackClient(name: options.clientName, server: options.server)
+            client = try JackClient(name: options.jack.clientName, server: options.jack.server)
         } catch {
             frontEnd.error(Phrase(verbatim: error.message))
             return 1
@@ -112,7 +112,7 @@ public final class Session {
             let turn: ClientRun
             do throws(SessionError) {
                 turn = try ClientRun(client: client, ports: ports, parts: parts, timelineBase: totals.receivedFrames,
-                                     frameLimit: options.duration.map {
+                                     frameLimit: options.recording.duration.map {
                                          Int64(($0 * Double(parts.sampleRate)).rounded()) - totals.receivedFrames
                                      },
                                      tone: control.toneSettings(parts.tone), writerStallMicroseconds: TestSeam(environment).writerStallMicroseconds)
@@ -135,12 +135,12 @@ public final class Session {
                                  + (parts.files == nil ? "going on" : "recording on"))
                 } else {
                     firstStart = start
-                    if options.printStart { frontEnd.say("first frame at \(start.iso8601)") }
+                    if options.recording.printStart { frontEnd.say("first frame at \(start.iso8601)") }
                     if let line = Self.armedLine(parts) { frontEnd.say(Phrase(verbatim: line)) }
                 }
             }
             totals.add(end)
-            guard end.ending == .serverGone && options.reconnect && end.lateWriteFailure == nil else {
+            guard end.ending == .serverGone && options.unattended.reconnect && end.lateWriteFailure == nil else {
                 let code = finish(parts, totals: totals, last: end, code: end.ending.exitCode, firstStart: firstStart)
                 return withExtendedLifetime(turn) { close(client, code: code) }
             }

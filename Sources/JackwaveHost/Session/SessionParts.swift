@@ -71,33 +71,33 @@ final class SessionParts {
         self.channels = channels
         outputs = ports.outputs.count
         // Every check that needs the server's rate and the port count, then (only then) files.
-        if let hz = o.toneFrequency, hz >= Double(sampleRate) / 2 {
+        if let hz = o.tone.frequency, hz >= Double(sampleRate) / 2 {
             throw .usage("\(setting: .tone) \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
         }
         let spec: RecordingSpec?
         let takeSettings: TakeSettings?
         let streamSettings: StreamSettings?
         do throws(UsageError) {
-            spec = try o.recordPath.map { path throws(UsageError) in
+            spec = try o.recording.path.map { path throws(UsageError) in
                 try o.recordingSpec(path: path, format: format!, channels: channels, serverRate: sampleRate, period: period)
             }
             takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
             streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate, environment: environment)
             // Streaming or watching for dead air without a file, the writer's ring is still
             // the one `--buffer` sets, and must hold as when recording.
-            if spec == nil, o.stream != nil || o.alarms.isOn {
-                try RunOptions.checkBuffer(o.bufferSeconds, channels: channels, serverRate: sampleRate, period: period)
+            if spec == nil, o.station.stream != nil || o.station.alarms.isOn {
+                try RunOptions.checkBuffer(o.recording.bufferSeconds, channels: channels, serverRate: sampleRate, period: period)
             }
         } catch {
             throw .usage(error.message)
         }
-        let writerFrames = Int(o.bufferSeconds * Double(sampleRate))
-        let meter = channels > 0 ? display(ports.inputs.map(\.shortName), sampleRate, o.loudness ? o.targetLoudness : nil) : nil
+        let writerFrames = Int(o.recording.bufferSeconds * Double(sampleRate))
+        let meter = channels > 0 ? display(ports.inputs.map(\.shortName), sampleRate, o.levels.loudness ? o.levels.targetLoudness : nil) : nil
         self.takeSettings = takeSettings
-        let levelsWanted = channels > 0 && (o.levelsPath != nil || meter != nil)
+        let levelsWanted = channels > 0 && (o.levels.path != nil || meter != nil)
         let messages = self.messages
         let loudness: LoudnessFeed?
-        if o.loudness && channels > 0 {
+        if o.levels.loudness && channels > 0 {
             guard let feed = LoudnessFeed(channels: channels, sampleRate: sampleRate, writerFrames: writerFrames,
                                           keepsReadings: levelsWanted, messages: messages) else {
                 throw .usage("\(setting: .loudness): libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
@@ -107,17 +107,17 @@ final class SessionParts {
             loudness = nil
         }
         self.loudness = loudness
-        tone = o.toneFrequency.map { ToneSettings(frequency: $0, amplitude: o.volume, fadeSeconds: o.fadeMilliseconds / 1000) }
+        tone = o.tone.frequency.map { ToneSettings(frequency: $0, amplitude: o.tone.volume, fadeSeconds: o.tone.fadeMilliseconds / 1000) }
         let takes = takeSettings.map { TakeLedger(maximumTakes: $0.maximumTakes) }
         self.takes = takes
 
         // The outputs, now that nothing more can be refused as bad usage.
-        let eventHook = o.onEvent.map { EventHook(command: $0) }
+        let eventHook = o.unattended.onEvent.map { EventHook(command: $0) }
         self.eventHook = eventHook
         let events: EventLog?
         do throws(EventLogError) {
-            events = try o.eventsPath.map { path throws(EventLogError) in
-                try EventLog(path: path, policy: o.force ? .replace : .new, hook: eventHook)
+            events = try o.unattended.eventsPath.map { path throws(EventLogError) in
+                try EventLog(path: path, policy: o.recording.force ? .replace : .new, hook: eventHook)
             } ?? eventHook.map { EventLog(hook: $0) }
         } catch {
             throw .runtime(error.message)
@@ -129,9 +129,9 @@ final class SessionParts {
         // manifest, kept as it is for a person to look at; a lock it cannot trust) is a line
         // and an event, and the run records without it.
         let keeper: FileKeeper?
-        if let path = o.recordPath, o.retention.seconds != nil || o.retention.bytes != nil {
+        if let path = o.recording.path, o.station.retention.seconds != nil || o.station.retention.bytes != nil {
             do throws(RetentionError) {
-                keeper = try FileKeeper(path: path, limits: o.retention, messages: messages, events: events)
+                keeper = try FileKeeper(path: path, limits: o.station.retention, messages: messages, events: events)
             } catch {
                 messages.post("retention: off for this run, nothing will be deleted: \(error.message)")
                 events?.emit(.retentionOff, frame: 0, [("reason", .string(error.message))])
@@ -143,11 +143,11 @@ final class SessionParts {
         self.keeper = keeper
         var ran: (@Sendable (String) -> Void)?
         if let keeper { ran = { path in keeper.hookRan(path) } }
-        let hook = o.onClose.map { CloseHook(command: $0, events: events, timeout: o.onCloseTimeout, ran: ran) }
+        let hook = o.unattended.onClose.map { CloseHook(command: $0, events: events, timeout: o.unattended.onCloseTimeout, ran: ran) }
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
-        let pictures = o.plotPath.flatMap { path in drawPicture.map { (path: path, draw: $0) } }
-        let finisher = spec.map { FileFinisher(spec: $0, pictures: pictures, measuresLoudness: o.loudness && $0.naming.isNumbered,
+        let pictures = o.recording.plotPath.flatMap { path in drawPicture.map { (path: path, draw: $0) } }
+        let finisher = spec.map { FileFinisher(spec: $0, pictures: pictures, measuresLoudness: o.levels.loudness && $0.naming.isNumbered,
                                                events: events, hook: hook, keeper: keeper) }
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
@@ -160,37 +160,37 @@ final class SessionParts {
             if files.spec.clock != nil { files.setStart(clock.reading(atFrame: 0, sampleRate: sampleRate)) }
             do throws(SoundFileError) { try files.openFirstFile() } catch { throw .runtime(Phrase(verbatim: error.message)) }
         }
-        let dropouts = channels > 0 && (spec != nil || loudness != nil || streamSettings != nil || o.alarms.isOn)
+        let dropouts = channels > 0 && (spec != nil || loudness != nil || streamSettings != nil || o.station.alarms.isOn)
             ? DropoutLedger(inputNames: ports.inputs.map(\.shortName), sampleRate: sampleRate, events: events,
-                            messages: messages, feedsLevels: o.levelsPath != nil)
+                            messages: messages, feedsLevels: o.levels.path != nil)
             : nil
         self.dropouts = dropouts
         latency = LatencyReport(events: events, sampleRate: sampleRate, stamped: spec?.format.carriesBroadcastInfo ?? false)
         if levelsWanted {
             var stream: LevelStreamWriter?
-            if let path = o.levelsPath {
+            if let path = o.levels.path {
                 // The CSV's columns are the ports' short names (`in_1`…).
-                var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levelsFormat),
+                var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levels.format),
                                                      sampleRate: sampleRate, channelNames: ports.inputs.map(\.shortName),
                                                      loudness: loudness != nil)
                 formatter.takeColumn = takes != nil
-                formatter.gapColumn = o.reconnect
+                formatter.gapColumn = o.unattended.reconnect
                 formatter.dropoutColumn = dropouts != nil
                 do throws(LevelStreamError) {
-                    stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.force ? .replace : .new)
+                    stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.recording.force ? .replace : .new)
                 } catch {
                     throw .runtime(error.message)
                 }
             }
             levels = LevelPipeline(channels: channels, sampleRate: sampleRate, stream: stream,
-                                   intervalFrames: o.levelIntervalMilliseconds.map {
+                                   intervalFrames: o.levels.intervalMilliseconds.map {
                                        LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
                                    },
                                    display: meter, loudness: loudness, takes: takes, dropouts: dropouts)
         } else {
             levels = nil
         }
-        let ringFrames = spec != nil || streamSettings != nil || o.alarms.isOn ? writerFrames
+        let ringFrames = spec != nil || streamSettings != nil || o.station.alarms.isOn ? writerFrames
             : loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
         audioRingFrames = ringFrames
         stream = streamSettings.map { settings in
@@ -198,9 +198,9 @@ final class SessionParts {
             return Streamer(target: settings.target, password: settings.password, channels: channels, sampleRate: sampleRate,
                             writerFrames: ringFrames, compression: settings.compression, events: report.tell)
         }
-        alarms = o.alarms.isOn && channels > 0 ? SignalAlarms(settings: o.alarms, channels: channels, sampleRate: sampleRate) { [messages] alarm in
+        alarms = o.station.alarms.isOn && channels > 0 ? SignalAlarms(settings: o.station.alarms, channels: channels, sampleRate: sampleRate) { [messages] alarm in
             messages.post(Phrase(verbatim: alarm.line(sampleRate: sampleRate)))
-            events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.alarms))
+            events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.station.alarms))
         } : nil
         self.remote = remote
         lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remote?.lines].compactMap { $0 }

@@ -4,7 +4,7 @@ import JackwaveRunSupport
 extension RunOptionsParser {
     /// Options that answer a question and exit.
     static let information = OptionSection<RunOptions>("Information", [
-        Option("--formats", help: "list the sound formats this machine writes, and exit") { $0.listFormats = true },
+        Option("--formats", help: "list the sound formats this machine writes, and exit") { $0.recording.listFormats = true },
         // Answered by `Jackwave.main` as the first argument; anywhere else it is refused
         // rather than ignored, since the run would then go ahead without printing it.
         Option(names: ["--version"], placeholder: nil,

@@ -13,65 +13,65 @@ extension RunOptionsParser {
         Option("--quality", value: "Q|RATEk", needs: "--record",
                help: "a lossy file's quality, 0 to 1 (variable rate), or a bit rate:",
                      "128k (MP3 at a constant rate, Opus aiming at it); Vorbis: Q only") { o, s throws(UsageError) in
-            o.quality = try s.choice(CompressionQuality.parse, expected: "a quality from 0 to 1 or a bit rate such as 128k")
+            o.recording.quality = try s.choice(CompressionQuality.parse, expected: "a quality from 0 to 1 or a bit rate such as 128k")
         },
         Option("--stream", value: "URL",
                help: "stream the inputs live to Icecast: icecast://USER@HOST:PORT/mount.ogg",
                      "(.ogg Vorbis, .opus, .mp3; icecasts:// for TLS); password from",
                      "JACKWAVE_STREAM_PASSWORD") { o, s throws(UsageError) in
             let text = try s.nonEmptyValue()
-            do throws(StreamTargetError) { o.stream = try StreamTarget.parse(text) } catch { throw UsageError(error.message) }
+            do throws(StreamTargetError) { o.station.stream = try StreamTarget.parse(text) } catch { throw UsageError(error.message) }
         },
         Option("--stream-password-file", value: "FILE", kind: .file(extensions: []), needs: "--stream",
                help: "the stream's password: this file's first line") { o, s throws(UsageError) in
-            o.streamPasswordFile = try s.nonEmptyValue()
+            o.station.streamPasswordFile = try s.nonEmptyValue()
         },
         Option("--stream-ca", value: "FILE", kind: .file(extensions: []), needs: "--stream",
                help: "for icecasts:// (TLS): trust the authorities in this PEM file for the",
                      "server's certificate, instead of the system's") { o, s throws(UsageError) in
-            o.streamCertificateAuthorities = try s.nonEmptyValue()
+            o.station.streamCertificateAuthorities = try s.nonEmptyValue()
         },
         Option("--stream-quality", value: "Q", needs: "--stream",
                help: "the stream's quality (0 to 1) or bit rate (96k), as --quality") { o, s throws(UsageError) in
-            o.streamQuality = try s.choice(CompressionQuality.parse, expected: "a quality from 0 to 1 or a bit rate such as 96k")
+            o.station.streamQuality = try s.choice(CompressionQuality.parse, expected: "a quality from 0 to 1 or a bit rate such as 96k")
         },
         Option("--split-every", value: "PERIOD", needs: "--record",
                help: "a new file at each full hour (1h; 30m, 1d, …) of the wall clock,",
                      "named by its time") { o, s throws(UsageError) in
-            o.splitEvery = try s.choice(ClockPeriod.parse, expected: "a period that divides a day, such as 1h, 30m or 1d")
+            o.station.splitEvery = try s.choice(ClockPeriod.parse, expected: "a period that divides a day, such as 1h, 30m or 1d")
         },
         Option("--name-pattern", value: "FMT", needs: "--split-every",
                help: "the pieces' names under --record's folder, strftime-like:",
                      "'%Y-%m-%d/%H%M.flac' (folders made; an existing name gets _2)") { o, s throws(UsageError) in
             let text = try s.nonEmptyValue()
-            do throws(FileChoiceError) { o.namePattern = try NamePattern.parse(text) } catch { throw UsageError(error.message) }
+            do throws(FileChoiceError) { o.station.namePattern = try NamePattern.parse(text) } catch { throw UsageError(error.message) }
         },
-        Option("--utc", needs: "--split-every", help: "the wall clock in UTC, not local time") { $0.utc = true },
+        Option("--utc", needs: "--split-every", help: "the wall clock in UTC, not local time") { $0.station.utc = true },
         Option("--overlap", value: "SEC", needs: "--split-every",
                help: "each piece also holds SEC before its start and after its end") { o, s throws(UsageError) in
-            o.overlapSeconds = try s.positiveNumber(upTo: 43200, what: "seconds")
+            o.station.overlapSeconds = try s.positiveNumber(upTo: 43200, what: "seconds")
         },
         Option("--keep", value: "AGE", needs: "--record",
                help: "delete this jackwave's own files older than AGE (30d, 12h)") { o, s throws(UsageError) in
-            o.retention.seconds = try s.choice(RetentionLimits.parseAge, expected: "an age such as 30d, 12h or 90m")
+            o.station.retention.seconds = try s.choice(RetentionLimits.parseAge, expected: "an age such as 30d, 12h or 90m")
         },
         Option("--keep-space", value: "SIZE", needs: "--record",
                help: "keep this jackwave's own files within SIZE (50G, 500M)") { o, s throws(UsageError) in
-            o.retention.bytes = try s.choice(RetentionLimits.parseSize, expected: "a size such as 50G or 500M (at least 1M)")
+            o.station.retention.bytes = try s.choice(RetentionLimits.parseSize, expected: "a size such as 50G or 500M (at least 1M)")
         },
         Option("--silence", value: "LEVEL:SEC",
                help: "dead air: every input below LEVEL for SEC (-50dB:30s)") { o, s throws(UsageError) in
             let rule = try s.choice(AlarmSettings.parseSilence, expected: "LEVEL:SECONDS such as -50dB:30s")
-            o.alarms.silenceLevel = rule.level
-            o.alarms.silenceSeconds = rule.seconds
+            o.station.alarms.silenceLevel = rule.level
+            o.station.alarms.silenceSeconds = rule.seconds
         },
         Option("--clip", value: "N",
                help: "clipping: N consecutive samples at full scale on an input") { o, s throws(UsageError) in
-            o.alarms.clipSamples = try s.integer(in: 1...1000)
+            o.station.alarms.clipSamples = try s.integer(in: 1...1000)
         },
         Option("--on-event", value: "CMD",
                help: "run CMD (through /bin/sh) with an alarm's JSON on stdin") { o, s throws(UsageError) in
-            o.onEvent = try s.nonEmptyValue()
+            o.unattended.onEvent = try s.nonEmptyValue()
         },
     ])
 }
@@ -79,15 +79,15 @@ extension RunOptionsParser {
 extension RunOptionsParser {
     /// Checks between the station logger's options and the others.
     static func checkStation(_ o: RunOptions) throws(UsageError) {
-        if let period = o.splitEvery {
-            if o.splitSeconds != nil { throw UsageError("--split-every and --split exclude each other") }
-            if let overlap = o.overlapSeconds, overlap > Double(period.seconds) / 2 {
+        if let period = o.station.splitEvery {
+            if o.recording.splitSeconds != nil { throw UsageError("--split-every and --split exclude each other") }
+            if let overlap = o.station.overlapSeconds, overlap > Double(period.seconds) / 2 {
                 throw UsageError("--overlap \(overlap.plainText) is more than half of --split-every \(period)")
             }
         }
         // Retention deletes earlier files; one file that is never cut has none of its own.
-        if o.retention.seconds != nil || o.retention.bytes != nil, !o.numbersFiles, !o.armed {
-            throw UsageError("--\(o.retention.seconds != nil ? "keep" : "keep-space") needs files that are cut (--split-every, --split, --reconnect, --osc) or takes")
+        if o.station.retention.seconds != nil || o.station.retention.bytes != nil, !o.numbersFiles, !o.armed {
+            throw UsageError("--\(o.station.retention.seconds != nil ? "keep" : "keep-space") needs files that are cut (--split-every, --split, --reconnect, --osc) or takes")
         }
     }
 }

@@ -8,27 +8,27 @@ extension RunOptionsParser {
                help: "arm: a take starts when any input's peak reaches LEVEL",
                      "(-40dB, or linear 0.01); takes go to FILE-001.wav, FILE-002.wav, …",
                      "or FILE-001-001.wav, … when --split, --reconnect or --osc may cut them") { o, s throws(UsageError) in
-            o.triggerLevel = try parseLevel(s.value(), option: "--trigger")
+            o.takes.triggerLevel = try parseLevel(s.value(), option: "--trigger")
         },
         Option("--transport", needs: "--record",
-               help: "arm: record while the JACK transport rolls, each roll a take") { $0.followTransport = true },
+               help: "arm: record while the JACK transport rolls, each roll a take") { $0.takes.followTransport = true },
         Option("--pre-roll", value: "SEC",
                help: "keep the last SEC seconds while armed: a take begins with them") { o, s throws(UsageError) in
-            o.preRollSeconds = try s.positiveNumber(upTo: maximumPreRollSeconds, what: "seconds")
+            o.takes.preRollSeconds = try s.positiveNumber(upTo: maximumPreRollSeconds, what: "seconds")
         },
         Option("--stop-after", value: "SEC",
                help: "end a take SEC seconds after every input fell below the stop",
                      "level (or the transport stopped); default 2, or 0 with --transport") { o, s throws(UsageError) in
-            o.stopAfterSeconds = try s.number(in: 0...maximumSeconds, what: "seconds")
+            o.takes.stopAfterSeconds = try s.number(in: 0...maximumSeconds, what: "seconds")
         },
         Option("--stop-level", value: "LEVEL", needs: "--trigger",
                help: "the level inputs must stay below to end a take",
                      "(default 6 dB under --trigger)") { o, s throws(UsageError) in
-            o.stopLevel = try parseLevel(s.value(), option: "--stop-level")
+            o.takes.stopLevel = try parseLevel(s.value(), option: "--stop-level")
         },
         Option("--takes", value: "N",
                help: "end after N takes (default: until Ctrl-C)") { o, s throws(UsageError) in
-            o.maximumTakes = try s.integer(in: 1...999_999)
+            o.takes.maximumTakes = try s.integer(in: 1...999_999)
         },
     ])
 
@@ -38,18 +38,18 @@ extension RunOptionsParser {
 
     /// The checks between the take options.
     static func checkTakes(_ o: RunOptions) throws(UsageError) {
-        if o.triggerLevel != nil && o.followTransport {
+        if o.takes.triggerLevel != nil && o.takes.followTransport {
             throw UsageError("--trigger and --transport exclude each other")
         }
         guard !o.armed else {
-            if let trigger = o.triggerLevel, trigger <= 0 { throw UsageError("--trigger must be above silence") }
-            if let stop = o.stopLevel, let trigger = o.triggerLevel, stop > trigger {
+            if let trigger = o.takes.triggerLevel, trigger <= 0 { throw UsageError("--trigger must be above silence") }
+            if let stop = o.takes.stopLevel, let trigger = o.takes.triggerLevel, stop > trigger {
                 throw UsageError("--stop-level must not be above --trigger")
             }
             return
         }
-        for (given, name) in [(o.preRollSeconds > 0, "--pre-roll"), (o.stopAfterSeconds != nil, "--stop-after"),
-                              (o.maximumTakes != nil, "--takes")] where given {
+        for (given, name) in [(o.takes.preRollSeconds > 0, "--pre-roll"), (o.takes.stopAfterSeconds != nil, "--stop-after"),
+                              (o.takes.maximumTakes != nil, "--takes")] where given {
             throw UsageError("\(name) needs --trigger or --transport")
         }
     }

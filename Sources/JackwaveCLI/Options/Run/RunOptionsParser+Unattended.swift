@@ -10,21 +10,21 @@ extension RunOptionsParser {
                help: "what happens, as JSON Lines: files opened and closed, xruns,",
                      "drops, skipped cycles, connections, server lost and back,",
                      "markers, takes, each file's and take's loudness") { o, s throws(UsageError) in
-            o.eventsPath = try s.nonEmptyValue()
+            o.unattended.eventsPath = try s.nonEmptyValue()
         },
         Option("--on-close", value: "CMD", needs: "--record",
                help: "run CMD PATH (through /bin/sh) after each file is finalized;",
                      "a failure is reported and never stops the recording") { o, s throws(UsageError) in
-            o.onClose = try s.nonEmptyValue()
+            o.unattended.onClose = try s.nonEmptyValue()
         },
         Option("--on-close-timeout", value: "SEC", needs: "--on-close",
                help: "stop a hook (its whole process group: SIGTERM, then SIGKILL)",
                      "that runs longer than SEC seconds; said, and an event") { o, s throws(UsageError) in
-            o.onCloseTimeout = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
+            o.unattended.onCloseTimeout = try s.positiveNumber(upTo: maximumSeconds, what: "seconds")
         },
         Option("--reconnect",
                help: "when the server stops or restarts, finalize the file, wait for a",
-                     "server and go on into the next numbered file (FILE-002.wav …)") { $0.reconnect = true },
+                     "server and go on into the next numbered file (FILE-002.wav …)") { $0.unattended.reconnect = true },
         Option("--osc", value: "PORT|ADDR:PORT",
                help: "remote control over OSC on UDP PORT of this machine only (127.0.0.1",
                      "and ::1), or on ADDR ([ADDR] for IPv6, 0.0.0.0 for all): /jackwave/stop,",
@@ -33,7 +33,7 @@ extension RunOptionsParser {
             guard let binding = OscBinding.parse(text) else {
                 throw UsageError("--osc: '\(text)' is not a UDP port (1-65535) or a numeric ADDR:PORT ([ADDR]:PORT for IPv6)")
             }
-            o.osc = binding
+            o.remote.osc = binding
         },
         Option("--osc-allow", value: "CIDR", needs: "--osc",
                help: "also accept OSC from the network CIDR (192.0.2.0/24, 2001:db8::/32,",
@@ -42,7 +42,7 @@ extension RunOptionsParser {
             guard let network = OscNetwork(text) else {
                 throw UsageError("--osc-allow: '\(text)' is not a network (a numeric address, or ADDRESS/BITS with BITS in digits; ::ffff: networks from /96)")
             }
-            o.oscAllow.append(network)
+            o.remote.allowed.append(network)
         },
     ])
 }
@@ -50,12 +50,12 @@ extension RunOptionsParser {
 extension RunOptionsParser {
     /// Checks between the unattended options and the others.
     static func checkUnattended(_ o: RunOptions) throws(UsageError) {
-        if o.eventsPath == "-" && o.levelsPath == "-" {
+        if o.unattended.eventsPath == "-" && o.levels.path == "-" {
             throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
         }
         // A socket that listens on loopback only hears no other machine: the allow-list would
         // admit nobody, silently. The command that works is said instead.
-        if let binding = o.osc, binding.isLoopbackOnly, let network = o.oscAllow.first {
+        if let binding = o.remote.osc, binding.isLoopbackOnly, let network = o.remote.allowed.first {
             let port = binding.addresses.first?.port ?? 0
             throw UsageError("--osc-allow \(network) admits nobody while --osc listens on this machine only; listen where others reach it: --osc 0.0.0.0:\(port) --osc-allow \(network)")
         }

@@ -46,9 +46,9 @@ public enum RunOptionsParser {
     /// The options, or the first thing wrong with them.
     public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
         let (o, given) = try commandLine.parse(arguments, into: RunOptions())
-        if o.listFormats { return o }
-        if o.manual && !o.portPatterns.isEmpty { throw UsageError("--manual and --port exclude each other") }
-        if o.manual && !o.toPatterns.isEmpty { throw UsageError("--manual and --to exclude each other") }
+        if o.recording.listFormats { return o }
+        if o.jack.manual && !o.jack.portPatterns.isEmpty { throw UsageError("--manual and --port exclude each other") }
+        if o.jack.manual && !o.tone.toPatterns.isEmpty { throw UsageError("--manual and --to exclude each other") }
         // Options that only mean something with another: refuse rather than ignore them.
         try commandLine.checkNeeds(given)
         try checkUnattended(o)
