@@ -96,16 +96,8 @@ final class SessionParts {
         self.takeSettings = takeSettings
         let levelsWanted = channels > 0 && (o.levels.path != nil || meter != nil)
         let messages = self.messages
-        let loudness: LoudnessFeed?
-        if o.levels.loudness && channels > 0 {
-            guard let feed = LoudnessFeed(channels: channels, sampleRate: sampleRate, writerFrames: writerFrames,
-                                          keepsReadings: levelsWanted, messages: messages) else {
-                throw .usage("\(setting: .loudness): libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
-            }
-            loudness = feed
-        } else {
-            loudness = nil
-        }
+        let loudness = try Self.makeLoudness(o.levels, channels: channels, sampleRate: sampleRate, writerFrames: writerFrames,
+                                             keepsReadings: levelsWanted, messages: messages)
         self.loudness = loudness
         tone = o.tone.frequency.map { ToneSettings(frequency: $0, amplitude: o.tone.volume, fadeSeconds: o.tone.fadeMilliseconds / 1000) }
         let takes = takeSettings.map { TakeLedger(maximumTakes: $0.maximumTakes) }
@@ -114,31 +106,12 @@ final class SessionParts {
         // The outputs, now that nothing more can be refused as bad usage.
         let eventHook = o.unattended.onEvent.map { EventHook(command: $0) }
         self.eventHook = eventHook
-        let events: EventLog?
-        do throws(EventLogError) {
-            events = try o.unattended.eventsPath.map { path throws(EventLogError) in
-                try EventLog(path: path, policy: o.recording.force ? .replace : .new, hook: eventHook)
-            } ?? eventHook.map { EventLog(hook: $0) }
-        } catch {
-            throw .runtime(error.message)
-        }
+        let events = try Self.makeEvents(o.unattended, force: o.recording.force, hook: eventHook)
         self.events = events
         // Retention, before the first file: the oldest of earlier runs' files go first (once
         // the files have counted the numbers that exist, so that no name is used again).
-        // The recording matters more than the clean-up: retention that cannot start (a bad
-        // manifest, kept as it is for a person to look at; a lock it cannot trust) is a line
-        // and an event, and the run records without it.
-        let keeper: FileKeeper?
-        if let path = o.recording.path, o.station.retention.seconds != nil || o.station.retention.bytes != nil {
-            do throws(RetentionError) {
-                keeper = try FileKeeper(path: path, limits: o.station.retention, messages: messages, events: events)
-            } catch {
-                messages.post("retention: off for this run, nothing will be deleted: \(error.message)")
-                events?.emit(.retentionOff, frame: 0, [("reason", .string(error.message))])
-                keeper = nil
-            }
-        } else {
-            keeper = nil
+        let keeper = o.recording.path.flatMap {
+            Self.makeKeeper(path: $0, limits: o.station.retention, messages: messages, events: events)
         }
         self.keeper = keeper
         var ran: (@Sendable (String) -> Void)?
@@ -166,42 +139,19 @@ final class SessionParts {
             : nil
         self.dropouts = dropouts
         latency = LatencyReport(events: events, sampleRate: sampleRate, stamped: spec?.format.carriesBroadcastInfo ?? false)
-        if levelsWanted {
-            var stream: LevelStreamWriter?
-            if let path = o.levels.path {
-                // The CSV's columns are the ports' short names (`in_1`…).
-                var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levels.format),
-                                                     sampleRate: sampleRate, channelNames: ports.inputs.map(\.shortName),
-                                                     loudness: loudness != nil)
-                formatter.takeColumn = takes != nil
-                formatter.gapColumn = o.unattended.reconnect
-                formatter.dropoutColumn = dropouts != nil
-                do throws(LevelStreamError) {
-                    stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.recording.force ? .replace : .new)
-                } catch {
-                    throw .runtime(error.message)
-                }
-            }
-            levels = LevelPipeline(channels: channels, sampleRate: sampleRate, stream: stream,
-                                   intervalFrames: o.levels.intervalMilliseconds.map {
-                                       LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
-                                   },
-                                   display: meter, loudness: loudness, takes: takes, dropouts: dropouts)
-        } else {
-            levels = nil
-        }
+        levels = levelsWanted
+            ? try Self.makeLevels(o, names: ports.inputs.map(\.shortName), sampleRate: sampleRate, display: meter,
+                                  loudness: loudness, takes: takes, dropouts: dropouts)
+            : nil
         let ringFrames = spec != nil || streamSettings != nil || o.station.alarms.isOn ? writerFrames
             : loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
         audioRingFrames = ringFrames
-        stream = streamSettings.map { settings in
-            let report = StreamReport(target: settings.target, sampleRate: sampleRate, messages: messages, events: events)
-            return Streamer(target: settings.target, password: settings.password, channels: channels, sampleRate: sampleRate,
-                            writerFrames: ringFrames, compression: settings.compression, events: report.tell)
+        stream = streamSettings.map {
+            Self.makeStream($0, channels: channels, sampleRate: sampleRate, ringFrames: ringFrames, messages: messages, events: events)
         }
-        alarms = o.station.alarms.isOn && channels > 0 ? SignalAlarms(settings: o.station.alarms, channels: channels, sampleRate: sampleRate) { [messages] alarm in
-            messages.post(Phrase(verbatim: alarm.line(sampleRate: sampleRate)))
-            events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: o.station.alarms))
-        } : nil
+        alarms = o.station.alarms.isOn && channels > 0
+            ? Self.makeAlarms(o.station.alarms, channels: channels, sampleRate: sampleRate, messages: messages, events: events)
+            : nil
         self.remote = remote
         lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remote?.lines].compactMap { $0 }
         eventHook?.start()
@@ -223,4 +173,86 @@ final class SessionParts {
     /// streaming or watching for dead air, a short one for the loudness analysis alone when
     /// only metering, none otherwise.
     let audioRingFrames: Int
+}
+
+/// Each feature's parts, built by a factory of its own from its section of the options, so
+/// that the order and the rules of building (above) stay readable in one place.
+extension SessionParts {
+    /// Live loudness, when asked for and there are inputs; a channel count or rate that
+    /// libebur128 cannot measure is bad usage.
+    static func makeLoudness(_ levels: RunOptions.Levels, channels: Int, sampleRate: Int, writerFrames: Int,
+                             keepsReadings: Bool, messages: MessageQueue) throws(SessionError) -> LoudnessFeed? {
+        guard levels.loudness && channels > 0 else { return nil }
+        guard let feed = LoudnessFeed(channels: channels, sampleRate: sampleRate, writerFrames: writerFrames,
+                                      keepsReadings: keepsReadings, messages: messages) else {
+            throw .usage("\(setting: .loudness): libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
+        }
+        return feed
+    }
+
+    /// The event log: a file (or stdout), or only the hook's feed, or none.
+    static func makeEvents(_ unattended: RunOptions.Unattended, force: Bool, hook: EventHook?) throws(SessionError) -> EventLog? {
+        do throws(EventLogError) {
+            return try unattended.eventsPath.map { path throws(EventLogError) in
+                try EventLog(path: path, policy: force ? .replace : .new, hook: hook)
+            } ?? hook.map { EventLog(hook: $0) }
+        } catch {
+            throw .runtime(error.message)
+        }
+    }
+
+    /// Retention, when limits are set. The recording matters more than the clean-up:
+    /// retention that cannot start (a bad manifest, kept as it is for a person to look at; a
+    /// lock it cannot trust) is a line and an event, and the run records without it.
+    static func makeKeeper(path: String, limits: RetentionLimits, messages: MessageQueue, events: EventLog?) -> FileKeeper? {
+        guard limits.seconds != nil || limits.bytes != nil else { return nil }
+        do throws(RetentionError) {
+            return try FileKeeper(path: path, limits: limits, messages: messages, events: events)
+        } catch {
+            messages.post("retention: off for this run, nothing will be deleted: \(error.message)")
+            events?.emit(.retentionOff, frame: 0, [("reason", .string(error.message))])
+            return nil
+        }
+    }
+
+    /// The run-wide level pipeline: the level stream (its columns are the ports' short
+    /// names, `in_1`…), the meter, the loudness readings.
+    static func makeLevels(_ o: RunOptions, names: [String], sampleRate: Int, display: LevelDisplay?, loudness: LoudnessFeed?,
+                           takes: TakeLedger?, dropouts: DropoutLedger?) throws(SessionError) -> LevelPipeline {
+        var stream: LevelStreamWriter?
+        if let path = o.levels.path {
+            var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levels.format),
+                                                 sampleRate: sampleRate, channelNames: names, loudness: loudness != nil)
+            formatter.takeColumn = takes != nil
+            formatter.gapColumn = o.unattended.reconnect
+            formatter.dropoutColumn = dropouts != nil
+            do throws(LevelStreamError) {
+                stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.recording.force ? .replace : .new)
+            } catch {
+                throw .runtime(error.message)
+            }
+        }
+        return LevelPipeline(channels: names.count, sampleRate: sampleRate, stream: stream,
+                             intervalFrames: o.levels.intervalMilliseconds.map {
+                                 LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
+                             },
+                             display: display, loudness: loudness, takes: takes, dropouts: dropouts)
+    }
+
+    /// The live stream, reporting through its own lines and events.
+    static func makeStream(_ settings: StreamSettings, channels: Int, sampleRate: Int, ringFrames: Int,
+                           messages: MessageQueue, events: EventLog?) -> Streamer {
+        let report = StreamReport(target: settings.target, sampleRate: sampleRate, messages: messages, events: events)
+        return Streamer(target: settings.target, password: settings.password, channels: channels, sampleRate: sampleRate,
+                        writerFrames: ringFrames, compression: settings.compression, events: report.tell)
+    }
+
+    /// The dead-air and clipping alarms, each said as a line and an event.
+    static func makeAlarms(_ settings: AlarmSettings, channels: Int, sampleRate: Int, messages: MessageQueue,
+                           events: EventLog?) -> SignalAlarms {
+        SignalAlarms(settings: settings, channels: channels, sampleRate: sampleRate) { [messages] alarm in
+            messages.post(Phrase(verbatim: alarm.line(sampleRate: sampleRate)))
+            events?.emit(alarm.kind, frame: alarm.frame, alarm.fields(sampleRate: sampleRate, settings: settings))
+        }
+    }
 }
