@@ -1,9 +1,8 @@
 #ifndef JACKWAVE_CCAIRO_SHIM_H
 #define JACKWAVE_CCAIRO_SHIM_H
-// cairo's declarations (types, enums, prototypes), but no link to libcairo: the binary
-// loads it with dlopen when a plot is drawn, so that recording, metering and start-up never
-// map cairo and the ~18 libraries it pulls in (X11, xcb, fontconfig, freetype, pixman,
-// png…). See BENCHMARKS.md, footprint. Swift reaches cairo only through the table below.
+// cairo's declarations, but no link to libcairo: the binary dlopens it when a plot is drawn,
+// so that recording, metering and start-up never map cairo and the libraries it pulls in
+// (BENCHMARKS.md, footprint). Swift reaches cairo only through the table below.
 #include <cairo/cairo.h>
 #include <cairo/cairo-svg.h>
 #include <dlfcn.h>

@@ -1,10 +1,8 @@
 #ifndef JACKWAVE_CFFTW_SHIM_H
 #define JACKWAVE_CFFTW_SHIM_H
-/* FFTW 3 (double precision): the FFTs of `jackwave measure`, which runs them after the
- * capture, on the main thread, never in the realtime callback. Its declarations, but no link
- * to it: jackwave loads libfftw3 with dlopen when a measurement is analysed, so that
- * recording, metering and start-up never map it (as cairo and libsoxr; BENCHMARKS.md,
- * footprint). Included before <complex.h> (which nothing here includes), so that
+/* FFTW 3 (double precision) for `jackwave measure`, after the capture, never in the realtime
+ * callback. Declarations only: libfftw3 is dlopened when a measurement is analysed (as cairo
+ * and libsoxr; BENCHMARKS.md, footprint). Nothing includes <complex.h> before it, so that
  * fftw_complex is FFTW's own `double[2]`, which Swift reads as a pair of Doubles. */
 #include <fftw3.h>
 #include <dlfcn.h>

@@ -1,8 +1,6 @@
-/// One processed block as the take logic sees it: where it lies on the run's timeline, the
-/// loudest sample of any input in it, and whether the JACK transport was rolling.
-///
-/// The callback publishes one per block, after the block's audio (or its drop), so the
-/// writer thread that reads a record finds its frames already in the audio ring.
+/// One processed block as the take logic sees it: its place on the run's timeline, its
+/// loudest sample and the transport state. Published after the block's audio (or its drop),
+/// so a reader finds the block's frames already in the audio ring.
 @frozen
 public struct BlockRecord: BitwiseCopyable, Equatable, Sendable {
     /// The block's first frame, counted from the start of the run.

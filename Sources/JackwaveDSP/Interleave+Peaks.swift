@@ -1,18 +1,10 @@
-/// Recording and metering in one pass: the callback's hot path when it both records and
-/// measures levels.
-///
-/// Why fused: at small periods a separate `Peak.of` per channel costs as much as the copy
-/// itself (a loop set-up and a horizontal reduction per call, and a second read of every
-/// source). Here each sample is loaded once, stored interleaved, and folded into its
-/// channel's peak while it is still in a register.
+/// Recording and metering in one pass: each sample is loaded once, stored interleaved and
+/// folded into its channel's peak while still in a register. A separate `Peak.of` per
+/// channel reads every source again, which at small periods costs as much as the copy.
 extension Interleave {
-    /// `interleave(from:channels:sourceOffset:frames:into:)`, and for every channel `c`
-    /// raises `peaks[c]` to the largest `|x|` among the frames moved (`peaks` holds
-    /// `channels` values; start them at 0 for a block's peak, or pass the same ones again
-    /// to go on accumulating over the second region of a ring).
-    ///
-    /// The peaks follow `Peak.of`'s rules exactly (NaN ignored, never `-0.0`); the
-    /// interleaved samples are bit-for-bit those `interleave` writes.
+    /// `interleave(from:channels:sourceOffset:frames:into:)`, also raising `peaks[c]` to the
+    /// largest `|x|` of channel `c` among the frames moved (start them at 0, or pass them again
+    /// to go on over a ring's second region). Peaks follow `Peak.of`'s rules exactly.
     @inlinable
     public static func interleaveMeasuringPeaks(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                                 sourceOffset: Int, frames: Int,
@@ -29,8 +21,7 @@ extension Interleave {
         }
     }
 
-    /// One channel: a copy, 8 samples at a time, with the peak in two 4-lane accumulators
-    /// (two independent compare-select chains, so a 64-sample block is 8 steps deep).
+    /// One channel: a copy, with the peak in two independent 4-lane accumulators.
     @inlinable @inline(__always)
     static func copyMeasuringPeak(_ source: UnsafePointer<Float>, frames: Int,
                                   into destination: UnsafeMutablePointer<Float>, peak: UnsafeMutablePointer<Float>) {
@@ -126,10 +117,9 @@ extension Interleave {
         }
     }
 
-    /// Three or more channels: `interleaveTiled`'s 4 × 8 tiles. The eight 4-sample rows a
-    /// tile stores hold one frame of 4 channels each, so their lane-wise maximum is
-    /// already the 4 channels' peak over those frames: it is folded into `peaks[c..<c+4]`
-    /// with one load and one store per tile, and no horizontal reduction at all.
+    /// Three or more channels, in `interleaveTiled`'s 4 × 8 tiles. Each stored row is one frame
+    /// of 4 channels, so the rows' lane-wise maximum is already those channels' peak: one load
+    /// and one store of `peaks` per tile, no horizontal reduction.
     @inlinable @inline(__always)
     static func interleaveTiledMeasuringPeaks(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                               sourceOffset: Int, frames: Int,
@@ -150,9 +140,8 @@ extension Interleave {
                             into: destination)
         let tiledChannels = channels & ~3
         let tiledFrames = frames & ~7
-        // What the tiles did not measure, by the vector kernel: the leftover frames of the
-        // tiled channels, and the whole block of the leftover channels (so every channel
-        // of a 3-channel block).
+        // What the tiles did not measure: the tiled channels' last frames, and the leftover
+        // channels whole.
         if frames > tiledFrames {
             for c in 0..<tiledChannels {
                 peaks[c] = max(peaks[c], Peak.of(sources[c] + (sourceOffset &+ tiledFrames), count: frames &- tiledFrames))

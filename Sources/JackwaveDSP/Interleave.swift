@@ -1,13 +1,9 @@
-/// Converting between JACK's one-buffer-per-port layout and interleaved frames.
-///
-/// Kernels take raw pointers and counts so that they run unchanged in the realtime
-/// callback (over JACK port buffers and ring regions) and offline (over file buffers).
+/// Converting between JACK's one-buffer-per-port layout and interleaved frames. Raw pointers
+/// and counts, so the kernels run unchanged in the callback and offline.
 public enum Interleave {
-    /// Writes `frames` frames into `destination` as interleaved samples
-    /// (`channels` per frame), taking channel `c` from `sources[c] + sourceOffset`.
-    ///
-    /// No alignment is assumed for the sources or the destination (ring regions and port
-    /// buffers at an offset are arbitrary); vector loads and stores are unaligned ones.
+    /// Writes `frames` interleaved frames of `channels` samples into `destination`, channel `c`
+    /// from `sources[c] + sourceOffset`. No alignment is assumed (ring regions and port buffers
+    /// at an offset are arbitrary): the vector loads and stores are unaligned.
     @inlinable
     public static func interleave(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                   sourceOffset: Int, frames: Int,
@@ -41,16 +37,9 @@ public enum Interleave {
     }
 
     /// Three or more channels, as tiles of 4 channels × 8 frames (two 4 × 4 transposes in
-    /// registers), rows of frames outermost.
-    ///
-    /// Why this order: the destination is then written front to back (eight consecutive
-    /// frames are one contiguous run of `8 × channels` samples), and each source is read
-    /// 32 bytes at a time, so a source cache line is revisited only once more by the next
-    /// tile row. Going channel by channel instead stores with a stride of `channels`
-    /// samples, so at 256 channels every store lands on a different cache line and the
-    /// block no longer fits in L1: that was 10-15 times the cost of a memcpy of the same
-    /// bytes. (Reading 16 bytes per visit was twice as slow when the sources sit a power of
-    /// two apart and contend for the same L1 sets.)
+    /// registers), rows of frames outermost: the destination is written front to back and each
+    /// source read 32 bytes at a time. Going channel by channel stores with a stride of
+    /// `channels` samples, one cache line per store at high channel counts.
     @inlinable @inline(__always)
     static func interleaveTiled(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                 sourceOffset: Int, frames: Int,

@@ -1,23 +1,13 @@
 /// Block peak: the largest absolute sample value of a block.
 public enum Peak {
-    /// The largest `|x|` over `count` samples (0 for an empty block).
-    ///
-    /// A SIMD kernel: 16 floats per step (unaligned loads, so any JACK or ring pointer
-    /// works), then 4 per step, then at most 3 scalar samples. `max` is exact, so the result
-    /// is bit-for-bit what the plain loop `peak = max(peak, abs(x[i]))` gives, in any order.
-    /// Every lane update is a compare-and-select, with no per-sample branch.
-    ///
-    /// NaN samples are ignored, exactly as by that plain loop (`Swift.max(a, b)` keeps `a`
-    /// when `b` is NaN): a block of only NaNs reads 0. Infinities count (|±inf| = inf).
-    /// The result is never negative and never `-0.0`.
-    ///
-    /// Realtime-safe: no allocation, no branch per sample, no call.
+    /// The largest `|x|` over `count` samples (0 for an empty block): bit-for-bit what the plain
+    /// loop `peak = max(peak, abs(x[i]))` gives, NaNs ignored as that loop ignores them, never
+    /// `-0.0`. Realtime-safe: no allocation, no call, no branch per sample (compare-and-select).
     @inlinable
     public static func of(_ samples: UnsafePointer<Float>, count: Int) -> Float {
         let raw = UnsafeRawPointer(samples)
         var i = 0
-        /// One SIMD16 accumulator is four independent SSE registers (two AVX ones): enough
-        /// parallel compare-select chains to hide their latency behind the loads.
+        /// Four independent SSE chains (two AVX ones): enough to hide their latency behind the loads.
         var wide = SIMD16<Float>(repeating: 0)
         while i &+ 16 <= count {
             let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)
@@ -55,9 +45,9 @@ public enum Peak {
         unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
     }
 
-    /// Lane-wise `max(a, b)` with the plain loop's NaN rule: take `b` only where `a < b`,
-    /// which is false when `b` is NaN, so an accumulator `a` that starts at 0 never holds one.
-    /// (`pointwiseMax` would do, but it is a scalar loop in the standard library.)
+    /// Lane-wise `max(a, b)` with the plain loop's NaN rule: `b` only where `a < b`, which a NaN
+    /// `b` never is, so an accumulator that starts at 0 never holds a NaN. (`pointwiseMax` is a
+    /// scalar loop in the standard library.)
     @inlinable @inline(__always)
     static func larger(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
         a.replacing(with: b, where: a .< b)

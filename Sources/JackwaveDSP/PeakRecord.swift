@@ -1,7 +1,5 @@
-/// One input channel's peak over one block: the level ring's payload.
-///
-/// A block of `channels` inputs travels as `channels` consecutive records (one ring slot),
-/// so a consumer always receives every channel of a block or none of them.
+/// One input channel's peak over one block: the level ring's payload. A block's channels
+/// travel as consecutive records in one ring slot, so a reader gets all of them or none.
 @frozen
 public struct PeakRecord: BitwiseCopyable, Equatable, Sendable {
     /// The block's first frame, counted from the start of the run.

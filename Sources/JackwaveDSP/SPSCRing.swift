@@ -3,21 +3,14 @@ import Synchronization
 
 /// A lock-free single-producer/single-consumer ring of fixed-width slots.
 ///
-/// A *slot* is `width` consecutive elements: one interleaved audio frame (one sample per
-/// channel), or one block's peaks. Capacity is counted in slots and is a power of two, so
-/// the storage is a whole number of slots and a slot never straddles the wrap: the ring
-/// moves whole frames or nothing, by construction.
+/// A slot is `width` elements (one interleaved frame, or one block's peaks); the capacity is
+/// a power of two, so a slot never straddles the wrap and the ring moves whole frames or
+/// nothing. One thread writes (`writableRegions`/`commitWrite`), another reads
+/// (`readableRegions`/`commitRead`); neither blocks, allocates or makes a syscall. Indices
+/// are free-running `Int`s (at 192 kHz, 1.5 million years to wrap); a slot is at `index & mask`.
 ///
-/// One thread may write (`writableRegions`/`commitWrite`), one other thread may read
-/// (`readableRegions`/`commitRead`); neither ever blocks, allocates or makes a syscall.
-/// Indices are free-running `Int` counters (they never wrap in practice: 2^63 slots at
-/// 192 kHz is 1.5 million years); the slot position is `index & mask`.
-///
-/// Each index sits on its own cache line with its side's copy of the other index
-/// (`RingSide`), after the slots in the same mapping, away from the object's own fields
-/// (which are all `let`: read by both threads, written by neither). A side reads the other
-/// side's line only when its copy says the ring looks too full (producer) or too empty
-/// (consumer) for what it asks; `writableCount` and `readableCount` always reload.
+/// Each index has its own cache line (`RingSide`) after the slots, away from the object's
+/// `let` fields, which both threads only read.
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Elements per slot (channels for audio).
     public let width: Int
@@ -33,16 +26,11 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// the consumer's copy of the write index.
     @usableFromInline let consumer: UnsafeMutablePointer<RingSide>
 
-    /// Creates a ring that holds at least `minimumCapacity` slots of `width` elements, every
-    /// element all-zero bits (0.0 for `Float`, a zero `PeakRecord` or `DropEvent`).
+    /// A ring of at least `minimumCapacity` slots of `width` elements, all bits zero.
     ///
-    /// The storage is `PinnedMemory`: every page exists before the first cycle (the kernel
-    /// supplies them zeroed, with no pass over tens of megabytes to touch them), so no page
-    /// fault waits for the realtime thread, and it is locked in memory where the limits
-    /// allow (without the privilege a ring can still be paged out under memory pressure,
-    /// as in any unprivileged audio program). The two index lines follow the slots in the
-    /// same mapping, at the next multiple of `RingSide.lineBytes`, so they are pinned too
-    /// and share no line (nor prefetch pair) with a slot.
+    /// The storage is `PinnedMemory`, so no page fault waits for the realtime thread; the two
+    /// index lines follow the slots in the same mapping, at a multiple of `RingSide.lineBytes`,
+    /// so they are pinned too and share no line (nor prefetch pair) with a slot.
     public init(minimumCapacity: Int, width: Int) {
         precondition(width > 0 && minimumCapacity > 0)
         var cap = 1
@@ -76,8 +64,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Slots the producer may write now (loads the read index afresh). Producer thread only.
     @inlinable @inline(__always)
     public var writableCount: Int {
-        // `.relaxed`: the producer's own index, which only this thread stores; a thread
-        // always sees its own last store.
+        // `.relaxed`: this thread's own index, which only it stores.
         let written = producer.pointee.published.load(ordering: .relaxed)
         return capacity - (written - reloadReadIndex())
     }
@@ -90,22 +77,16 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return reloadWriteIndex() - read
     }
 
-    /// Slots filled now, as seen from any thread (a display figure: by the time it is
-    /// used either side may have moved on).
+    /// Slots filled now, from any thread: a display figure, stale as soon as it is read.
     public var approximateFill: Int {
-        // `.relaxed` both: nothing is read on the strength of this figure, so it need not
-        // order anything; each load is still a value the index really had.
+        // `.relaxed` both: nothing is read on the strength of this figure.
         max(0, producer.pointee.published.load(ordering: .relaxed)
                 - consumer.pointee.published.load(ordering: .relaxed))
     }
 
-    /// Up to `count` free slots as at most two contiguous regions (the second starts at
-    /// the beginning of storage). Lengths are in slots; each pointer addresses
-    /// `length * width` elements. Producer thread only.
-    ///
-    /// Judged from the producer's copy of the read index while that shows `count` free
-    /// slots (the real read index can only be further on, so those slots are free); the
-    /// read index is loaded only when the copy shows fewer.
+    /// Up to `count` free slots as at most two contiguous regions (the second at the start of
+    /// storage); lengths in slots. Producer thread only. Judged from the cached read index,
+    /// which can only be behind the real one; reloaded only when it shows too few.
     @inlinable @inline(__always)
     public func writableRegions(upTo count: Int) -> RingRegions<Element> {
         let side = producer
@@ -120,19 +101,15 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func commitWrite(_ count: Int) {
         let index = producer
-        // Load `.relaxed`: own index. Store `.releasing`: the slot contents written before
-        // it must be visible to the consumer once it sees the new index (its `.acquiring`
-        // load); relaxed would let them arrive after the index, and nothing weaker than
-        // release orders earlier writes before a store.
+        // Load `.relaxed`: own index. Store `.releasing`: the slots written before it must be
+        // visible to a consumer that sees the new index (its `.acquiring` load).
         index.pointee.published.store(index.pointee.published.load(ordering: .relaxed) &+ count,
                                       ordering: .releasing)
     }
 
     /// Up to `count` filled slots as at most two contiguous regions. Consumer thread only.
-    ///
-    /// Judged from the consumer's copy of the write index while that shows `count` filled
-    /// slots; the write index is loaded only when the copy shows fewer (always, for the
-    /// default `count`, which asks for everything there is).
+    /// Judged from the cached write index; reloaded when it shows too few (always, for the
+    /// default `count`).
     @inlinable @inline(__always)
     public func readableRegions(upTo count: Int = .max) -> RingRegions<Element> {
         let side = consumer
@@ -148,8 +125,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     public func commitRead(_ count: Int) {
         let index = consumer
         // Load `.relaxed`: own index. Store `.releasing`: this thread's reads of the slots
-        // must be finished before the producer, seeing the new index (`.acquiring`), writes
-        // over them; relaxed would allow the producer's writes to be seen by those reads.
+        // finish before the producer, seeing the new index (`.acquiring`), writes over them.
         index.pointee.published.store(index.pointee.published.load(ordering: .relaxed) &+ count,
                                       ordering: .releasing)
     }
@@ -157,9 +133,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Loads the read index and keeps it as the producer's copy. Producer thread only.
     @inlinable @inline(__always)
     func reloadReadIndex() -> Int {
-        // `.acquiring`: pairs with `commitRead`'s `.releasing` store, so the consumer's
-        // reads of the slots it released happen before this thread overwrites them. A
-        // relaxed load could see the index before those reads are done.
+        // `.acquiring`: pairs with `commitRead`'s `.releasing` store, so the consumer is done
+        // reading the slots before this thread overwrites them.
         let read = consumer.pointee.published.load(ordering: .acquiring)
         producer.pointee.otherSeen = read
         return read
@@ -168,9 +143,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Loads the write index and keeps it as the consumer's copy. Consumer thread only.
     @inlinable @inline(__always)
     func reloadWriteIndex() -> Int {
-        // `.acquiring`: pairs with `commitWrite`'s `.releasing` store, so the slot contents
-        // written before it are visible here. Slots later read on the strength of the copy
-        // alone were published no later than this load, so they are covered by it.
+        // `.acquiring`: pairs with `commitWrite`'s `.releasing` store, so slots published up to
+        // this load (and later read on the strength of the copy) are visible.
         let written = producer.pointee.published.load(ordering: .acquiring)
         consumer.pointee.otherSeen = written
         return written

@@ -1,35 +1,19 @@
 import Glibc
 
-/// A sine tone generator: a double-precision phase kept exact to one rounding, raised-cosine fades
-/// (start, stop, pause, resume) and click-free parameter changes.
+/// A sine tone generator: a double-precision phase (no looped table, so the long-run
+/// frequency is exact to one `Double` increment's rounding), raised-cosine fades and
+/// click-free parameter changes. Each sample is `gain · envelope · sin(2π·phase)` in
+/// `Double`, rounded once to `Float`.
 ///
-/// The phase is kept in cycles in `[0, 1)`: during fades and ramps it is advanced by
-/// `frequency / sampleRate` once per sample, and in steady stretches computed as the phase
-/// of the last anchor frame plus a whole number of increments (see the rotor lanes). Each
-/// sample is `gain · envelope · sin(2π·phase)` in `Double`, rounded once to `Float`. There
-/// is no looped table, so the long-run frequency is the requested one to within the
-/// rounding of one `Double` increment (relative error around 1e-15).
+/// The envelope is an integer position in `0…fadeRange` moving one step a sample, so a fade
+/// that reverses half way turns round where it had reached; stopping is a ceiling on it, so
+/// `stop()` and `stop(endingAtFrame:)` are one mechanism.
 ///
-/// The envelope is an integer *position* `p` in `0…fadeRange`, whose level is the raised
-/// cosine `½ − ½·cos(π·p / fadeFrames)`. Fades move the position one step per sample, so a
-/// fade that reverses half way (pause during a fade-in, resume during a fade-out) turns
-/// round at the level it had reached: nothing ever jumps.
-///
-/// Stopping is a *ceiling* on the position: with the end at frame `D`, the position at frame
-/// `n` is at most `D − n`. Scheduling the end in advance (`stop(endingAtFrame:)`) and
-/// stopping now (`stop()`, the end being `now + position`) are the same mechanism.
-///
-/// Realtime safety: `process` and every setter allocate nothing, take no lock and make no
-/// syscall. The libm calls are `sin` and `cos` (every faded sample; one pair per rotor
-/// anchor, every 1024th steady sample and where a steady stretch begins; eight pairs per
-/// frequency change) on finite `Double` arguments in `[0, 2π)`, and `floor` (phase
-/// reduction). glibc computes
-/// all three in registers with static tables or bit manipulation: no allocation, no lock,
-/// and no `errno` (`sin`/`cos` set it only for infinite arguments).
+/// Realtime-safe: no allocation, lock or syscall. Its libm calls (`sin`, `cos`, `floor` on
+/// finite arguments) work in registers with static tables and set no `errno`.
 public struct ToneGenerator: Sendable {
-    /// How long an amplitude change takes: 5 ms, a linear ramp. Long enough that a +6 dB
-    /// jump adds less than 0.02 % to the tone's largest sample-to-sample step at 1 kHz (the
-    /// ramp's own slope is tiny next to the sine's), short enough to feel immediate.
+    /// How long an amplitude change takes: a 5 ms linear ramp, too short to hear as a slide and
+    /// long enough that its slope is tiny beside the sine's.
     public static let amplitudeRampSeconds = 0.005
 
     /// The frequency last requested, in Hz (the increment is always this over the rate).
@@ -49,9 +33,8 @@ public struct ToneGenerator: Sendable {
 
     /// Phase in cycles, `[0, 1)`.
     var phase: Double = 0
-    /// Phase step per sample in cycles, reduced to `[0, 1)` so that one conditional
-    /// subtraction wraps the phase whatever the frequency (a frequency and its aliases
-    /// `f + k·sampleRate` give the same samples; negative frequencies wrap the same way).
+    /// Phase step per sample in cycles, reduced to `[0, 1)`, so one conditional subtraction wraps
+    /// the phase whatever the frequency (aliases `f + k·sampleRate` and negative frequencies alike).
     var increment: Double
     /// Gain applied now; moves linearly to `amplitude`.
     var gain: Double
@@ -59,30 +42,23 @@ public struct ToneGenerator: Sendable {
     var gainStep: Double = 0
     /// Samples left in the current amplitude ramp.
     var gainRampLeft: Int = 0
-    /// Envelope position of the next sample, `0…fadeRange`. It starts at 0, so the very
-    /// first sample (frame 0) has envelope exactly 0.
+    /// Envelope position of the next sample, `0…fadeRange`; 0 at first, so frame 0 is exactly 0.
     var position: Int64 = 0
     /// +1 while playing (fading in or on), −1 while paused (fading out or silent).
     var direction: Int64 = 1
     /// The first frame at which the output is zero for good; `.max` until a stop.
     var endFrame: Int64 = .max
-    /// Top of the position range: `fadeFrames`, or 1 when there is no fade. With no fade
-    /// the envelope is a step from 0 to 1 over one sample (a hard edge), which keeps the
-    /// stop rule `position ≤ D − n` meaning "silent from frame D" in both cases.
+    /// Top of the position range: `fadeFrames`, or 1 with no fade (a one-sample hard edge), so
+    /// the stop rule `position ≤ D − n` means "silent from frame D" either way.
     let fadeRange: Int64
-    /// `π / fadeFrames`: the cosine's argument per position step (0 when there is no fade,
-    /// so position 0 still gives level ½ − ½·cos 0 = 0 exactly).
+    /// `π / fadeFrames` (0 with no fade, so position 0 still gives level 0 exactly).
     let fadeScale: Double
 
-    /// The steady loop's rotors. Eight lanes hold `(sin, cos)` of `2π·phase` for eight
-    /// consecutive frames and all advance by one complex rotation of `2π·8·increment` per
-    /// eight frames: eight independent multiply-add chains, so the processor overlaps them
-    /// (one rotor stepping one frame at a time waited on its own previous result: 2.9 ns
-    /// a sample). The lanes are re-anchored from the exact phase with one `sin`/`cos` on
-    /// every frame that is a multiple of `rotorAnchorFrames` (and wherever a steady stretch
-    /// begins), so their rounding never builds up beyond ~1e-14 (a `Float` resolves 6e-8),
-    /// and every sample depends only on its frame number and the anchor before it: the
-    /// output is the same however the frames are split into `process` calls.
+    /// The steady loop's rotors: eight lanes hold `(sin, cos)` of `2π·phase` for eight consecutive
+    /// frames and turn together by `2π·8·increment`, eight independent chains the processor can
+    /// overlap. Re-anchored from the exact phase every `rotorAnchorFrames` frames (and where a
+    /// steady stretch begins), so rounding stays far below a `Float` step and each sample depends
+    /// only on its frame number: the output is the same however the frames are split into calls.
     var laneSin = Lanes(repeating: 0)
     var laneCos = Lanes(repeating: 1)
     /// Which lane holds the next frame (0 ..< laneCount).
@@ -100,14 +76,11 @@ public struct ToneGenerator: Sendable {
     var rotorStepSin: Double = 0
     var rotorStepCos: Double = 1
     var rotorStepIncrement: Double = .nan
-    /// The lanes, one `Double` each: eight (four SSE registers per vector). Four lanes
-    /// measured 0.89 ns a sample, still bound by the chain's latency.
+    /// Eight `Double` lanes: fewer leave the loop bound by the chain's latency.
     typealias Lanes = SIMD8<Double>
     static let laneCount = 8
-    /// Re-anchoring period in frames of the generator's own clock: 1024 (a power of two and
-    /// a multiple of the lanes). The anchor's `sin` and `cos` cost ~40 ns, which every 64
-    /// frames was more than half of a sample's cost; 128 lane steps between anchors add
-    /// ~1e-14 of rounding at most, still six orders of magnitude below a `Float`'s.
+    /// Re-anchoring period, in the generator's frames: a power of two and a multiple of the
+    /// lanes, long enough that the anchor's `sin` and `cos` are a small share of the cost.
     static let rotorAnchorFrames: Int64 = 1024
 
     /// A tone that begins with a fade-in at its first processed sample (frame 0).
@@ -128,9 +101,8 @@ public struct ToneGenerator: Sendable {
         self.fadeScale = fadeFrames > 0 ? Double.pi / Double(fadeFrames) : 0
     }
 
-    /// `hz / rate` reduced to `[0, 1)`. The division is correct to half an ulp and the
-    /// reduction subtracts an integer, which is exact. `rounded(.down)` may become a call to
-    /// glibc's `floor`, which only manipulates bits: safe on the realtime thread.
+    /// `hz / rate` reduced to `[0, 1)`: the division is correct to half an ulp and subtracting
+    /// an integer is exact. `rounded(.down)` may call glibc's `floor`, realtime-safe.
 
     static func reducedIncrement(_ hz: Double, _ rate: Double) -> Double {
         var step = hz / rate
@@ -147,9 +119,8 @@ public struct ToneGenerator: Sendable {
         rotorValid = false
     }
 
-    /// Volume change: the gain ramps linearly from where it is now to `a` over
-    /// `amplitudeRampFrames` samples (a change during a ramp starts a new ramp from the
-    /// current gain). A non-finite value is ignored.
+    /// Volume change: the gain ramps linearly from where it is to `a` over `amplitudeRampFrames`
+    /// samples (a change during a ramp starts a new one). A non-finite value is ignored.
     public mutating func setAmplitude(_ a: Float) {
         guard a.isFinite else { return }
         amplitude = a
@@ -157,27 +128,23 @@ public struct ToneGenerator: Sendable {
         gainStep = (Double(a) - gain) / Double(amplitudeRampFrames)
     }
 
-    /// Pause (a raised-cosine fade-out, then silence) or resume (a fade back in), turning
-    /// round mid-fade without a jump. The phase keeps running while paused, as if the tone
-    /// were muted: a resumed tone is in phase with the one before the pause, on the same
-    /// time grid as a tone that was never paused.
+    /// Pause (a fade-out, then silence) or resume (a fade back in), turning round mid-fade
+    /// without a jump. The phase runs on while paused, so a resumed tone stays on the time grid
+    /// of one never paused.
     public mutating func setPaused(_ paused: Bool) {
         isPaused = paused
         direction = paused ? -1 : 1
     }
 
-    /// Begins the fade-out now, from the envelope's current level: the next sample is at
-    /// that level, and the level falls one position a sample to 0. From then on every sample
-    /// is exactly 0 and `isFinished` is true. A stop already scheduled earlier wins.
+    /// Begins the fade-out now, from the current level, one position a sample down to 0; from
+    /// then on every sample is 0 and `isFinished` is true. A stop already scheduled earlier wins.
     public mutating func stop() {
         endFrame = min(endFrame, framePosition &+ currentPosition)
     }
 
-    /// Schedules the fade-out so that it ends exactly at generator frame `end`: frames
-    /// `end − fadeFrames ..< end` carry the fade (the first at full level, the last just above
-    /// 0), and the sample at `end` and every later one is 0. An earlier stop wins; an end too
-    /// soon to fade from the envelope's current level without a jump (or in the past) is
-    /// moved to the earliest end that is click-free, as `stop()` would give.
+    /// Schedules the fade-out to end exactly at generator frame `end` (the samples from `end` on
+    /// are 0). An earlier stop wins; an end too soon to fade without a jump is moved to the
+    /// earliest click-free one, as `stop()` would give.
     public mutating func stop(endingAtFrame end: Int64) {
         endFrame = min(endFrame, max(end, framePosition &+ currentPosition))
     }
@@ -193,21 +160,18 @@ public struct ToneGenerator: Sendable {
     /// The envelope level of the next sample, 0…1 (1 is the tone at full amplitude).
     public var envelope: Double { level(currentPosition) }
 
-    /// The raised-cosine level of an envelope position; exactly 1 at the top and exactly 0
-    /// at 0. `cos` only here, and only during fades (see the type's note on realtime safety).
+    /// The raised-cosine level of a position: exactly 1 at the top, exactly 0 at 0. `cos` only
+    /// during fades.
     @inline(__always)
     func level(_ p: Int64) -> Double {
         p >= fadeRange ? 1 : 0.5 - 0.5 * cos(fadeScale * Double(p))
     }
 
-    /// Writes `count` samples to `out` and advances the generator by `count` frames.
-    /// Realtime-safe (see the type's note).
+    /// Writes `count` samples to `out` and advances the generator by `count` frames. Realtime-safe.
     ///
-    /// Two loops: the rotor lanes while the tone is plainly on (full envelope, no ramp, no
-    /// stop inside the stretch) and a general one, sample by sample with `sin`, otherwise.
-    /// They round differently (by ~1e-13 at most, far below a `Float` step at any level
-    /// that matters), and which one makes a frame depends only on the generator's own
-    /// state at that frame, never on how the frames were split into calls.
+    /// The rotor lanes while the tone is plainly on, otherwise `sin` sample by sample. The two
+    /// round differently (far below a `Float` step), but which one makes a frame depends only
+    /// on the generator's state there, never on how the frames were split into calls.
     public mutating func process(into out: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0
         while i < count {
@@ -245,8 +209,7 @@ public struct ToneGenerator: Sendable {
         }
     }
 
-    /// `count` frames of the plain tone (full envelope, no ramp, no stop among them), from
-    /// the lanes, re-anchored where the type's note says.
+    /// `count` frames of the plain tone (full envelope, no ramp, no stop among them) from the lanes.
     @inline(__always)
     mutating func processSteady(into out: UnsafeMutablePointer<Float>, count n: Int) {
         if rotorStepIncrement != increment { prepareRotorSteps() }

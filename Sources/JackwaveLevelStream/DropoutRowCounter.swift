@@ -1,8 +1,7 @@
 /// Counts dropouts into a level stream's rows, the same way live (`LevelPipeline`) and
-/// offline (`jackwave levels`): each row gets the dropouts that begin before its end and
-/// were not counted into a row before it, so a dropout in frames that no row holds (lost
-/// blocks) goes to the next row. Rows must be counted in order, and only once every dropout
-/// that begins before their end has been added.
+/// offline: each row gets the dropouts that begin before its end and no earlier row counted,
+/// so one in frames no row holds goes to the next row. Count rows in order, and only once
+/// every dropout beginning before their end has been added.
 public struct DropoutRowCounter: Sendable {
     /// The first frames of the dropouts added and not yet counted, ascending.
     private var frames: [Int64] = []

@@ -22,20 +22,13 @@ public struct LevelRow: Equatable, Sendable {
     }
 }
 
-/// Turns per-block peaks into level-stream rows: one row per block, or one row per fixed
-/// interval of whole frames holding the maximum of the peaks in it.
+/// Turns per-block peaks into level-stream rows: one a block, or one per fixed interval of
+/// frames counted from `origin`, holding the maximum of the peaks in it.
 ///
-/// Intervals are aligned to the origin (frame 0): interval `k` covers frames
-/// `origin + k·N ..< origin + (k+1)·N`.
-/// A block's peak is known only for the block as a whole, so a block that straddles an
-/// interval boundary counts in *every* interval it overlaps. That way a row never shows
-/// less than the true peak of its interval (a meter must not hide a peak); it may show
-/// more only when block and interval boundaries disagree, and never when the interval is
-/// a multiple of the block size. Intervals no block touched (lost blocks) produce no row.
-///
-/// The live level pipeline and the offline `jackwave levels` both use this type, so a
-/// recording's offline levels equal its live ones whenever the block sizes agree.
-/// Main-thread/offline code: it allocates rows.
+/// A block straddling an interval boundary counts in every interval it overlaps, so a row
+/// never shows less than its interval's true peak (a meter must not hide one); intervals no
+/// block touched get no row. Shared by the live levels and `jackwave levels`, so the two
+/// agree. It allocates rows: not for the realtime thread.
 public struct LevelAggregator {
     /// Channels per block and per row.
     public let channels: Int

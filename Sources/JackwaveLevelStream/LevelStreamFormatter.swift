@@ -1,25 +1,14 @@
 import FoundationEssentials
 import Glibc
 
-/// The text of a level stream, CSV or JSON Lines: the one definition shared by the live
-/// `--levels` export and the offline `jackwave levels`, so both print the same bytes.
+/// The text of a level stream, CSV or JSON Lines: one definition for the live `--levels`
+/// export and the offline `jackwave levels`, so both print the same bytes.
 ///
-/// - CSV: header `frame,time,<channel names…>`, then `frame,time,peak,…` per row.
-/// - JSON Lines: `{"frame":F,"time":T,"peak":[P,…]}` per row, no header.
-///
-/// With loudness (`--loudness`), each row also carries EBU R 128's measures at its end:
-/// - CSV: `lufs_m,lufs_s,lufs_i,lra,dbtp_<channel>…` after the peaks;
-/// - JSON Lines: `"lufs_m":M,"lufs_s":S,"lufs_i":I,"lra":L,"dbtp":[T,…]` after `"peak"`.
-/// A row the analysis has no reading for holds `nan` (CSV) or `null` (JSON) there.
-///
-/// With dropout detection (a recording, or `--loudness`), each row counts the dropouts that
-/// begin in it: CSV `dropouts` after `time` (and `take`, `gap_seconds`), JSON Lines
-/// `"dropouts":N` before `"peak"`.
-///
-/// `frame` is the row's first frame from the start of the run (the recording's frame
-/// index). `time` is `frame / sampleRate` with nine decimals: see `time(frame:sampleRate:)`.
-/// Peaks are linear and printed with Swift's shortest round-trip `Float` text, so parsing
-/// one back as a `Float` gives the identical value.
+/// CSV has a header of `frame`, `time` and the channel names; JSON Lines has no header and
+/// a `{"frame":F,"time":T,"peak":[P,…]}` object per row. The optional columns (take, gap,
+/// dropouts, loudness) are the properties below; a row with no loudness reading holds `nan`
+/// (CSV) or `null` (JSON) there. Peaks print as Swift's shortest round-trip `Float` text,
+/// so parsing one back gives the identical value.
 public struct LevelStreamFormatter: Sendable {
     public let format: LevelStreamFormat
     public let sampleRate: Int
@@ -27,14 +16,11 @@ public struct LevelStreamFormatter: Sendable {
     public let channelNames: [String]
     /// Armed runs: a `take` column after `time` (CSV) or a `"take"` field (JSON Lines).
     public var takeColumn = false
-    /// Reconnecting runs (`--reconnect`): a `gap_seconds` column after `time` and `take`
-    /// (CSV: 0 on every row of levels); a server gap is a row of its own with the gap's
-    /// wall-clock seconds there and `nan` for every level (JSON Lines:
-    /// `{"frame":F,"time":T,"gap_seconds":G}`). Never invented levels.
+    /// Reconnecting runs: a `gap_seconds` column (0 on rows of levels). A server gap is a row of
+    /// its own, with the gap's wall-clock seconds and `nan` for every level: never invented levels.
     public var gapColumn = false
-    /// Runs that detect dropouts: a `dropouts` column after `time`, `take` and `gap_seconds`
-    /// (CSV; 0 on a gap row) or a `"dropouts"` field (JSON Lines, not on a gap row): how many
-    /// dropouts, on any input, begin in the row.
+    /// Runs that detect dropouts: a `dropouts` column or field counting the dropouts, on any
+    /// input, that begin in the row (0 on a CSV gap row; absent on a JSON Lines one).
     public var dropoutColumn = false
     /// Whether rows carry the loudness columns.
     public let loudness: Bool
@@ -102,16 +88,10 @@ public struct LevelStreamFormatter: Sendable {
         }
     }
 
-    /// `frame / sampleRate` in seconds with exactly nine decimals, computed in integers
-    /// (no floating-point rounding on the way).
-    ///
-    /// Nine decimals (nanoseconds) whatever the rate: the printed value is within 0.5 ns
-    /// of the true time, which is under 1/1000 of a frame even at 768 kHz, so
-    /// `round(time × rate)` gives back the frame at every rate JACK runs at, and the column
-    /// has one fixed shape. (Six decimals would leave up to 0.1 frame of error at
-    /// 192 kHz: still recoverable, but with little margin and none above 1 MHz.) A run of
-    /// a week is 6 integer digits + 9 decimals = 15 significant digits, which a `Double`
-    /// parses exactly.
+    /// `frame / sampleRate` in seconds with exactly nine decimals, computed in integers. Nine
+    /// whatever the rate: within 0.5 ns of the true time, under 1/1000 of a frame even at
+    /// 768 kHz, so `round(time × rate)` gives back the frame; and a week's run is 15 significant
+    /// digits, which a `Double` parses exactly.
     public static func time(frame: Int64, sampleRate: Int) -> String {
         let rate = Int64(sampleRate)
         var seconds = frame / rate

@@ -11,16 +11,13 @@ public protocol LevelStreamLines {
 
 extension TextBytes: LevelStreamLines {}
 
-/// A level stream file read line by line through a buffer of fixed size: the memory its
-/// reading takes is the same for a 1 KB file and a 1 GB one (rows kept are the table's
-/// business: `LevelStreamTable.maximumRows`).
-///
-/// Opened so that only a plain file is read (`O_NONBLOCK`, then `fstat`: a FIFO named
-/// `take.csv` is refused at once instead of waited on until some writer opens it), and a
-/// line is at most `maximumLineBytes` long (a level stream's longest, 1024 channels with
-/// loudness, is about 40 KB; a gigabyte of NULs with no newline is not a line to hold).
+/// A level stream file read line by line through a fixed buffer, so reading takes the same
+/// memory for 1 KB as for 1 GB (rows kept are `LevelStreamTable.maximumRows`'s business).
+/// Only a plain file is read (a FIFO is refused, not waited on), and no line longer than
+/// `maximumLineBytes`: a gigabyte of NULs with no newline is not a line to hold.
 public final class LevelStreamFile: LevelStreamLines {
-    /// The longest line read: far past any level stream's, far short of a memory problem.
+    /// The longest line read: far past any level stream's (about 40 KB at 1024 channels with
+    /// loudness), far short of a memory problem.
     public static let maximumLineBytes = 1 << 20
     /// Bytes per `read(2)`.
     static let chunkBytes = 1 << 16

@@ -1,18 +1,17 @@
 import FoundationEssentials
 import Glibc
 
-/// Reading the CSV form of a level stream: a header `frame,time,<port names…>` (a name
-/// holding a comma or quote is quoted, RFC 4180), then one row `frame,time,peak1,peak2,…`
-/// per interval, all numbers. Before the peaks, the columns a run adds: `take` (armed),
-/// `gap_seconds` (`--reconnect`) and `dropouts` (dropout detection), in that order.
+/// Reading the CSV form of a level stream: a header of `frame`, `time` and the port names (a
+/// name holding a comma or quote is quoted, RFC 4180), then one row of numbers per interval.
+/// The columns a run adds (`take`, `gap_seconds`, `dropouts`, in that order) precede the peaks.
 extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
     /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
     public static func parseCSV(_ text: some LevelStreamLines, path: String,
                                 maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {
         var names: [String]? = nil
-        /// An armed run's stream has a `take` column after `time`, a reconnecting run's a
-        /// `gap_seconds` column after that: not channels, skipped (a gap row holds no levels).
+        // Columns a run adds, not channels: `take`, `gap_seconds` (a gap row holds no levels and is
+        // skipped) and `dropouts`.
         var hasTake = false
         var hasGap = false
         var hasDropouts = false

@@ -2,14 +2,10 @@ import FoundationEssentials
 import Glibc
 
 /// Reading the JSON Lines form of a level stream: one object per line,
-/// `{"frame":123,"time":0.0025625,"peak":[0.1,0.2]}`; a peak that was not finite is `null`.
-/// A stream that counts dropouts has `"dropouts":N` on every row of levels.
-///
-/// Foundation's general JSON parsing took about 8 µs a line on Linux, five seconds for an
-/// hour of per-period levels. So each line first goes through `FlatObject`, a scanner for
-/// exactly this shape (string keys without escapes, numbers, arrays of numbers, any order,
-/// any spacing); a line it does not understand is handed to `JSONDecoder` (`JSONValue`), which
-/// decides what it holds or why it is wrong.
+/// `{"frame":123,"time":0.0025625,"peak":[0.1,0.2]}`, `null` for a peak that was not finite.
+/// Each line goes first through `FlatObject`, a scanner for exactly this shape, as
+/// Foundation's general parsing is far too slow for an hour of per-period levels; a line it
+/// does not understand goes to `JSONDecoder` (`JSONValue`), which says what is wrong.
 extension LevelStreamReader {
     /// Parses a whole JSON Lines stream; the first malformed line stops it, named by number.
     /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.

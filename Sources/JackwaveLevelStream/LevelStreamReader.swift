@@ -2,11 +2,8 @@ import FoundationEssentials
 import Glibc
 
 /// Reads a level stream back, CSV or JSON Lines, chosen by the path as the writer chose it
-/// (`LevelStreamFormat.forPath`). The first malformed line stops it, named by number.
-///
-/// A file is read line by line (`LevelStreamFile`: a fixed buffer, plain files only), never
-/// whole: reading a 400 MB stream took 2-3 times its size before. What is kept of it is the
-/// table's (`maximumPeaks`).
+/// (`LevelStreamFormat.forPath`). The first malformed line stops it, named by number. Read
+/// line by line through `LevelStreamFile`, never whole, so memory is the table's alone.
 public enum LevelStreamReader {
     /// The most channels a stream may have: jackwave records at most 1024 ports, and a header
     /// of 200,000 columns is no level stream to size a table by.

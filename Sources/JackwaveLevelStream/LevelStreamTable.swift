@@ -1,14 +1,9 @@
-/// A level stream read back: each row's first frame, time and per-channel peaks, as
-/// `LevelStreamFormatter` wrote them.
+/// A level stream read back, as `LevelStreamFormatter` wrote it. Peaks are kept as `Float`,
+/// the type they were measured in, so a row read back holds the identical bits.
 ///
-/// Peaks are kept as `Float`, the type they were measured in: the writer prints Swift's
-/// shortest round-trip text, so a row read back holds the identical bits.
-///
-/// With `maximumRows`, memory is bounded whatever the stream's length (a picture needs a few
-/// thousand bars, not a row per period of a week): when the table is full, neighbouring
-/// rows are merged in pairs (the first's frame and time, each channel's larger peak, the
-/// second's loudness, which is measured at the pair's end, the sum of their dropouts), and rows read after that are
-/// merged as many to one as the kept rows already are. `rowsRead` counts every row.
+/// With `maximumRows`, memory is bounded however long the stream (a picture needs a few
+/// thousand bars): a full table merges neighbouring rows in pairs (the larger peak, the later
+/// loudness, the summed dropouts), and later rows merge as many to one as kept rows do.
 public struct LevelStreamTable: Sendable, Equatable {
     /// The channels' names from a CSV header; nil for JSON Lines, which carries none.
     public let channelNames: [String]?

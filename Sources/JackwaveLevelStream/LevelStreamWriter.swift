@@ -2,12 +2,9 @@ import Glibc
 import JackwaveSoundFiles
 import JackwaveVocabulary
 
-/// A level stream going out to a file or stdout: rows are formatted into a buffer and
-/// leave in one `write(2)` per `flush()`, so a reader at the other end of a pipe sees
-/// whole rows as they are produced (`jackwave --levels - | tool` works live).
-///
-/// The first failed write (a closed pipe: SIGPIPE is ignored, so this is `EPIPE`; a full
-/// disk) is kept as a one-line message, and nothing more is written after it.
+/// A level stream going out to a file or stdout: rows are buffered and leave in one
+/// `write(2)` per `flush()`, so a reader at the other end of a pipe sees whole rows live.
+/// The first failed write (`EPIPE`, a full disk) is kept as a message; nothing follows it.
 public final class LevelStreamWriter {
     public let formatter: LevelStreamFormatter
     /// `stdout` or the path, for messages.
@@ -19,9 +16,8 @@ public final class LevelStreamWriter {
     /// The first write failure, as the line to show the user.
     public private(set) var failure: String?
 
-    /// Creates `path` (`-` is stdout) through `CreatedFile` (never through a link; a plain
-    /// file there is overwritten only with `policy` `.replace`, `--force`; locked while open),
-    /// and writes the header. The caller has already checked the path (`OutputPath.check`).
+    /// Creates `path` (`-` is stdout) through `CreatedFile` and writes the header. The caller has
+    /// already checked the path (`OutputPath.check`).
     public convenience init(path: String, formatter: LevelStreamFormatter, policy: CreatedFile.Policy = .new,
                             option: Setting = .levels) throws(LevelStreamError) {
         if path == "-" {

@@ -1,20 +1,14 @@
 import Glibc
 
 /// A `LoudnessMeter` fed in 10-ms steps, so that momentary and short-term loudness are known
-/// every 10 ms and their maxima are found whatever a burst's alignment (EBU Tech 3341 cases
-/// 10 and 12 shift bursts against any fixed 100-ms grid).
+/// every 10 ms and their maxima found whatever a burst's alignment (EBU Tech 3341 cases 10
+/// and 12 shift bursts against any fixed 100-ms grid).
 ///
-/// libebur128 does only the K-weighting and one read of each 10-ms step's energy
-/// (`ebur128_loudness_window`); everything else is built here from those step energies:
-/// momentary and short-term are the means of the last 40 and 300 steps, a gating block
-/// (integrated loudness) is the momentary energy every 10th step from the 40th, a
-/// short-term block (loudness range) the short-term energy every 100th step from the 300th,
-/// where libebur128 takes them. Why: asking libebur128 for integrated loudness and LRA made
-/// it sum each 400-ms block and each 3-s block again over its K-weighted buffer (about
-/// half of `jackwave loudness` on 16 channels, `perf`, docs/benchmarks-history.md, 4c), and keep every
-/// block in lists that grow forever; the blocks go into two `LoudnessHistogram`s instead,
-/// fixed in size. The analyzer starts, as libebur128 does, with silence before the first
-/// frame.
+/// libebur128 only K-weights and reads each step's energy (`ebur128_loudness_window`); the
+/// windows and blocks are built here from those energies, and the blocks counted in two
+/// fixed-size `LoudnessHistogram`s. Asked for integrated loudness and LRA, libebur128 sums
+/// every block again and keeps them all in lists that grow forever
+/// (docs/benchmarks-history.md, 4c). Starts, as libebur128 does, with silence before frame 0.
 public final class LoudnessAnalyzer {
     /// Steps per momentary window (400 ms) and per short-term window (3 s).
     static let momentarySteps = 40
@@ -27,10 +21,9 @@ public final class LoudnessAnalyzer {
     public private(set) var meter: LoudnessMeter
     /// How the channels count (kept for a fresh meter, `restartFilters`).
     private let weighting: ChannelWeighting
-    /// Frames per step: `sampleRate / 100`, as libebur128 counts a 10-ms window (exact at
-    /// 44.1, 48, 88.2, 96 kHz...). At a rate that is not a multiple of 100 Hz (22.05 kHz:
-    /// 220 of 220.5 frames) the blocks built of steps fall a few frames short of
-    /// libebur128's, and integrated loudness and LRA stay within 0.05 LU of its own (tested).
+    /// Frames per step: `sampleRate / 100`, as libebur128 counts a 10-ms window. At a rate that
+    /// is not a multiple of 100 Hz the blocks fall a few frames short of libebur128's, which
+    /// keeps integrated loudness and LRA within 0.05 LU of its own (tested).
     public let stepFrames: Int
     /// The last `shortTermSteps` steps' energies, oldest overwritten first.
     private var energies: [Double]
@@ -52,10 +45,9 @@ public final class LoudnessAnalyzer {
     /// when not asked for.
     private var truePeakFilter: TruePeakFilter?
 
-    /// An analyzer of everything jackwave reports, with the true peak unless `truePeak` is
-    /// false (a picture of the curves needs none), weighted as `weighting` says; nil if
-    /// libebur128 refuses the channels or rate. libebur128 is asked for its momentary mode
-    /// only: the smallest buffer (400 ms) that still answers a 10-ms window.
+    /// An analyzer weighted as `weighting` says, with the true peak unless `truePeak` is false
+    /// (a picture of the curves needs none); nil if libebur128 refuses the channels or rate. It
+    /// gets momentary mode only: the smallest buffer that still answers a 10-ms window.
     public init?(sampleRate: Int, weighting: ChannelWeighting, truePeak: Bool = true) {
         guard sampleRate >= 100,
               let meter = LoudnessMeter(channels: weighting.weights.count, sampleRate: sampleRate, modes: .momentary) else { return nil }
@@ -84,10 +76,9 @@ public final class LoudnessAnalyzer {
         (truePeakFilter?.takeRecent() ?? []).map(Double.init)
     }
 
-    /// Starts the filters afresh (the K-weighting's and the true peak's), keeping everything
-    /// measured: the audio that follows does not follow what came before (a new connection,
-    /// after a server restart), and a filter ringing across the join would measure a
-    /// discontinuity that no file holds. Loudness windows and blocks go on across it.
+    /// Starts the filters (K-weighting, true peak) afresh, keeping everything measured: after a
+    /// new connection the audio does not follow what came before, and a filter ringing across
+    /// the join would measure a discontinuity no file holds. Windows and blocks go on.
     public func restartFilters() {
         if let fresh = LoudnessMeter(channels: meter.channels, sampleRate: meter.sampleRate, modes: .momentary),
            weighting.weights.enumerated().allSatisfy({ fresh.setWeight($0.element, channel: $0.offset) }) {

@@ -1,17 +1,11 @@
 import Glibc
 
-/// Loudness blocks (100-ms-spaced gating blocks for the integrated loudness, 1-s-spaced
-/// short-term blocks for the loudness range) counted in fixed bins: constant memory and a
-/// constant cost per query however long the programme.
-///
-/// Why not libebur128's lists: without its histogram mode libebur128 keeps every block in a
-/// list that grows forever and walks it (for LRA: copies and sorts it) on every query, so a
-/// take left running for weeks, read 10 times a second, would grow without bound and cost
-/// more each day. Why not libebur128's histogram mode as it is: it counts blocks in 0.1-LU
-/// bins and takes each bin's centre, which moves the integrated loudness and each end of
-/// the range by up to 0.05 LU. Here the bins are 0.01 LU wide and each keeps its blocks'
-/// summed energy too, so every mean is exact and only the blocks in the one bin that a gate
-/// or a percentile falls into can be off, by less than 0.01 LU.
+/// Loudness blocks (gating blocks for integrated loudness, short-term blocks for the range)
+/// counted in fixed bins: constant memory and cost however long the programme. libebur128's
+/// lists grow forever and are walked (for LRA, sorted) on every query; its histogram mode
+/// takes 0.1-LU bins' centres, off by up to 0.05 LU. These bins are 0.01 LU and keep their
+/// summed energy, so every mean is exact and only the bin a gate or percentile falls in can
+/// be off, by less than 0.01 LU.
 public struct LoudnessHistogram: Sendable {
     /// BS.1770's absolute gate, LUFS: quieter blocks are not counted (the lowest bin's edge).
     static let absoluteGate = -70.0

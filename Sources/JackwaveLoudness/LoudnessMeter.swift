@@ -1,11 +1,8 @@
 import CEbur128
 
-/// A libebur128 meter: the one place where jackwave calls libebur128.
-///
-/// Every method wraps one `ebur128_*` function, named in its doc line. Frames are
-/// interleaved 32-bit floats, as the recordings and the JACK ports hold them. Loudness is in
-/// LUFS (−∞ for silence), peaks are linear (1.0 is full scale). Not thread-safe: a meter
-/// belongs to the one thread that feeds it.
+/// A libebur128 meter: the one place jackwave calls libebur128, each method wrapping the
+/// `ebur128_*` function its doc line names. Frames are interleaved 32-bit floats; loudness is
+/// in LUFS (−∞ for silence), peaks linear. Not thread-safe: it belongs to its feeding thread.
 public final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     /// Channels per frame.
@@ -52,9 +49,8 @@ public final class LoudnessMeter {
         read { ebur128_loudness_window(state, UInt(milliseconds), $0) }
     }
 
-    /// `ebur128_loudness_global`: the gated (integrated) loudness of everything added
-    /// (libebur128's own answer, which the tests hold `LoudnessHistogram`'s against; jackwave
-    /// measures with the histogram, which stays the same size however long the programme).
+    /// `ebur128_loudness_global`: libebur128's own gated loudness, which the tests hold
+    /// `LoudnessHistogram`'s against (jackwave measures with the histogram, fixed in size).
     public var integrated: Double { read { ebur128_loudness_global(state, $0) } }
 
     /// `ebur128_loudness_range`: the loudness range (EBU Tech 3342), in LU (libebur128's

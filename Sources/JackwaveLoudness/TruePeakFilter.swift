@@ -1,26 +1,14 @@
 import Glibc
 
-/// True peak (ITU-R BS.1770 Annex 2): the largest |sample| of the signal oversampled 4× at
-/// 48 kHz (2× at 96 kHz, none from 192 kHz), per channel of interleaved frames.
+/// True peak (ITU-R BS.1770 Annex 2): the largest |sample| oversampled 4× at 48 kHz (2× at
+/// 96 kHz, none from 192 kHz), per channel. Our own, as libebur128's interpolator cost most
+/// of a measurement (docs/benchmarks-history.md, 4b).
 ///
-/// Why our own: libebur128's true-peak interpolator took about 80 % of `jackwave loudness`
-/// (11 of 14 CPU s on a 10-minute stereo file, docs/benchmarks-history.md, 4b) and made 16 live channels
-/// cost far more than the 5 % of a core allowed.
-///
-/// Why four channels to a vector, not the four phases: the frames are copied, padded to a
-/// multiple of four channels, behind the last frames of the call before, so the window of
-/// any four adjacent channels at any frame is twelve plain `SIMD4<Float>` loads straight
-/// from the interleaved layout; each phase is then twelve vector multiply-adds with its
-/// taps splatted. The first version put the phases in the lanes, which needed each channel
-/// de-interleaved and every sample broadcast, and a horizontal maximum per sample: 2–3×
-/// slower per channel on 16 channels (`perf`: the gather and the maxima were 40 % of it,
-/// docs/benchmarks-history.md, 4c). Mono and stereo leave lanes empty and cost what four channels do.
-///
-/// The filter is a 48-tap (12 per phase) Hann-windowed sinc, cut off at the input's Nyquist
-/// frequency, each phase scaled to unity gain at DC; BS.1770 describes the same kind of
-/// filter (order 48, 4 phases). Its passband is flat to within 0.1 dB up to a quarter of the
-/// input rate, which the EBU's true-peak cases (Tech 3341 cases 15–19: sines at fs/4, fs/6,
-/// fs/8 between their samples) check. Reported peaks never fall below the sample peak.
+/// Four channels to a vector, not four phases: frames are copied, padded to whole vectors,
+/// behind the previous call's last ones, so any four adjacent channels' window is twelve
+/// plain `SIMD4<Float>` loads: no de-interleaving, no broadcast, no horizontal maximum. The
+/// filter is a 48-tap Hann-windowed sinc, each phase unity at DC, flat within 0.1 dB to a
+/// quarter of the rate (EBU Tech 3341 cases 15–19). Peaks never fall below the sample peak.
 public struct TruePeakFilter {
     /// Taps per phase.
     public static let tapsPerPhase = 12

@@ -1,23 +1,16 @@
 import Glibc
 
-/// The band every impulse response is limited to, `B(f)`, and why it has the shape it has.
+/// The band `B(f)` every impulse response is limited to, and why it has its shape.
 ///
-/// The deconvolution divides the capture's spectrum by the sweep's: where the sweep has no
-/// energy (below its start, above its end) that division only amplifies noise, so the
-/// quotient is multiplied by B, which is 0 there. How B falls to 0 decides how compact the
-/// impulse responses are in time, and so how well a window can take one whole:
-/// - at the top, a raised cosine (in log frequency) from `highPassbandEdge` to `highStopEdge`,
-///   zero phase: its ringing, at 20 kHz, dies within a millisecond;
-/// - at the bottom, a 4th-order Butterworth high-pass at 14 Hz, minimum phase: its slow
-///   ringing comes only after the pulse, into the long window after the peak, and the
-///   window's own effect on it is divided out (`ResponseAnalysis`); then, where the high-pass
-///   has already cut 20 dB or more, a raised cosine to 0 between 8 and 1 Hz. That edge is
-///   zero phase and rings before the pulse too; spread over three octaves it rings little
-///   (a wire then shows its harmonics' floor at −130 dBc at 35 Hz, against −100 dBc with
-///   the edge over 8 to 5 Hz).
-/// A zero-phase low edge alone rang as long before the pulse as after it, into the
-/// harmonics' place, and left the response at 20 Hz 0.2 dB off (checked in simulation
-/// against scipy's freqz).
+/// The deconvolution divides by the sweep's spectrum, which only amplifies noise where the
+/// sweep has no energy, so the quotient is multiplied by B, 0 there. How B falls to 0
+/// decides how compact the responses are in time, and so how whole a window takes one:
+/// - top: a raised cosine in log frequency, zero phase, whose ringing dies within a millisecond;
+/// - bottom: a 4th-order Butterworth high-pass at 14 Hz, minimum phase, so that its slow
+///   ringing comes only after the pulse (the window's effect on it is divided out,
+///   `ResponseAnalysis`); then, where it has cut 20 dB already, a raised cosine to 0 from 8 to
+///   1 Hz: zero phase, but spread over three octaves, so it rings little before the pulse.
+/// A zero-phase low edge alone rings as long before the pulse as after, into the harmonics'.
 public struct AnalysisBand: Sendable, Equatable {
     public let sampleRate: Double
     public let lowStopEdge = 1.0

@@ -1,8 +1,7 @@
-/// A check of a capture before it is analysed: a cycle lost on the way shows as a short run
-/// of digital silence (exact zeros) in the middle of a loud signal, which no signal of the
-/// programme has: its silences are at least 10 ms long and begin and end with fades, so
-/// their edges are quiet. PipeWire, loaded, sometimes runs a client without a cycle of its
-/// source's output; this finds it when it reaches jackwave's own inputs.
+/// A check of a capture before analysis: a cycle lost on the way (a loaded PipeWire sometimes
+/// runs a client without a cycle of its source's output) shows as a short run of exact zeros
+/// inside a loud signal, which the programme never has: its silences are 10 ms or longer,
+/// with faded edges.
 public enum CaptureCheck {
     /// Runs of zeros from this long (frames) count; shorter ones are zero crossings.
     static let shortest = 16

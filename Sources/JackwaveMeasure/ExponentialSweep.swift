@@ -1,16 +1,13 @@
 import Glibc
 
 /// A synchronized exponential sine sweep (Farina 2000; synchronized as Novak et al. 2015):
-/// `x(t) = A·sin(2π·f1·L·e^(t/L))`, whose instantaneous frequency `f1·e^(t/L)` rises from
-/// `f1` to `f2` in `T = L·ln(f2/f1)` seconds.
+/// `x(t) = A·sin(2π·f1·L·e^(t/L))`, rising from `f1` to `f2` in `T = L·ln(f2/f1)` seconds.
 ///
-/// Why exponential: it spends the same time on every octave, and the k-th harmonic a
-/// nonlinearity makes of it, `sin(k·φ(t))`, is the sweep itself `L·ln(k)` seconds earlier.
-/// Deconvolved by the sweep, the response falls apart into the linear impulse response at
-/// the latency and one impulse response per harmonic before it. Why synchronized: `f1·L` is
-/// a whole number, so that `k·φ(t)` and `φ(t + L·ln k)` differ by whole turns; each
-/// harmonic's impulse response is then a clean pulse of zero phase, which a short window
-/// takes whole.
+/// Exponential: it spends the same time on every octave, and the k-th harmonic a
+/// nonlinearity makes of it is the sweep itself `L·ln(k)` seconds earlier, so the
+/// deconvolved response falls apart into the linear response and one per harmonic before it.
+/// Synchronized (`f1·L` whole): `k·φ(t)` and `φ(t + L·ln k)` then differ by whole turns, so
+/// each harmonic's response is a clean zero-phase pulse that a short window takes whole.
 public struct ExponentialSweep: Sendable, Equatable {
     public let sampleRate: Double
     /// f1 and f2, in Hz.

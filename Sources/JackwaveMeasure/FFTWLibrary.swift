@@ -1,17 +1,12 @@
 import CFFTW
 
-/// libfftw3.so.3, loaded with `dlopen` when the first measurement is analysed, not linked.
-///
-/// Why FFTW: Debian packages it as a shared C library with a stable interface
-/// (`libfftw3-dev`), it transforms any length (a tone's analysis window need not be a power
-/// of two) in double precision, and it is the FFT most audio tools on Linux use. pocketfft,
-/// the other candidate, ships in Debian only inside other packages (numpy, scipy), with no C
-/// library of its own to link. Loaded on demand, so that recording and metering never map
-/// it (as cairo and libsoxr are; BENCHMARKS.md, footprint).
+/// libfftw3.so.3, loaded with `dlopen` when the first measurement is analysed, not linked, so
+/// that recording and metering never map it (as cairo and libsoxr; BENCHMARKS.md, footprint).
+/// FFTW because Debian ships it as a C library with a stable interface and it transforms any
+/// length in double precision; pocketfft has no C library of its own in Debian.
 enum FFTWLibrary {
-    /// The table of FFTW's functions (`jackwave_fftw_load`, in CFFTW/shim.h), or why it could
-    /// not be loaded. Loaded once, on first use (a static `let` is initialised once,
-    /// thread-safely). `nonisolated(unsafe)`: written only by that initialiser, read-only after.
+    /// The table of FFTW's functions (`jackwave_fftw_load`, in CFFTW/shim.h), or why it could not
+    /// be loaded; loaded once, on first use. `nonisolated(unsafe)`: written only by the initialiser.
     nonisolated(unsafe) static let loaded: Result<UnsafePointer<jackwave_fftw>, MeasureError> = {
         let table = UnsafeMutablePointer<jackwave_fftw>.allocate(capacity: 1)
         if let reason = jackwave_fftw_load(table) {

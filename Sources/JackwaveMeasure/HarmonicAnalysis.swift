@@ -1,25 +1,15 @@
 import Glibc
 
 /// The 2nd to 5th harmonics' levels against the fundamental's frequency, from the harmonics'
-/// impulse responses the sweep's deconvolution put `L·ln k` before the linear one.
+/// impulse responses the deconvolution put `L·ln k` before the linear one. At fundamental f,
+/// harmonic k's level is `|H_k(k·f)| / |H_1(f)|`: an exponential sweep's k-th harmonic passes
+/// k·f exactly when the sweep does, so its response there is what the path made of f.
 ///
-/// At the fundamental f, harmonic k's level is `|H_k(k·f)| / |H_1(f)|`: its response's
-/// spectrum at the harmonic's own frequency over the linear response at the fundamental's
-/// (for an exponential sweep, the k-th harmonic of the sweep at f passes k·f exactly when the
-/// sweep itself does, so its response there is what the path made of f).
-///
-/// Each value comes from a window of its own: at least 10 ms or 30 cycles of k·f, whichever
-/// is longer, never past 45 % of the way to a neighbouring harmonic, and flat over its middle
-/// half (raised-cosine tapers over the outer half of each side). Short at
-/// high frequencies, long at low ones: short windows keep out the aliases a digital
-/// nonlinearity folds back from above the Nyquist frequency (they deconvolve into sweeps
-/// that cross the harmonics' places at some frequencies) and most of the noise; long ones
-/// resolve low frequencies. A value is reported only where its window holds at least 14
-/// cycles of k·f (from about 50 Hz with the 2.3-s sweep, about 150 Hz with --quick's): with
-/// 10 cycles, H5 at 40 Hz came out 0.2 dB off. The levels are averaged (in power) over 1/3
-/// octave of the fundamental. In simulation (numpy, before this was written), a polynomial's
-/// harmonics down to −100 dBc came out within 0.04 dB of the closed form without noise, and
-/// within about 0.15 dB with noise at −120 dBFS.
+/// Each value has a window of its own: at least 10 ms or 30 cycles of k·f, never past 45 % of
+/// the way to a neighbouring harmonic, flat over its middle half. Short at high frequencies,
+/// to keep out noise and the aliases a digital nonlinearity folds back; long at low ones, to
+/// resolve them. A value needs 14 cycles of k·f in its window; levels are averaged in power
+/// over 1/3 octave of the fundamental.
 struct HarmonicAnalysis {
     static let orders = 2...5
     static let minimumWindowSeconds = 0.010

@@ -18,13 +18,10 @@ public struct ImpulseResponse: Sendable {
         return samples[((n % size) + size) % size]
     }
 
-    /// The windowed response's spectrum (its DTFT) at `frequency` Hz, with the phase
-    /// referred to the window's centre: a pulse at the centre has phase 0.
-    ///
-    /// Summed directly, not read off an FFT, so that it holds at any frequency exactly.
-    /// The phasor is advanced by one complex multiplication per frame (from the exact
-    /// starting value); over the longest window (about 17 000 frames) its rounding stays
-    /// near 1e-12.
+    /// The windowed response's spectrum (its DTFT) at `frequency` Hz, phase referred to the
+    /// window's centre (a pulse there has phase 0). Summed directly, not read off an FFT, so it
+    /// holds at any frequency; the phasor advances by one complex multiplication a frame from an
+    /// exact start, and its rounding stays near 1e-12 over the longest window.
     public func spectrum(at frequency: Double, window: ImpulseWindow) -> Complex {
         let range = window.frames
         let w = -2 * Double.pi * frequency / sampleRate

@@ -1,10 +1,9 @@
 import Glibc
 
-/// A window over part of an impulse response: flat around `center`, reaching `before`
-/// frames back and `after` frames on, with raised-cosine tapers over the outer `taper`
-/// fraction of each side. Flat in the middle, so that a pulse near the centre is taken
-/// whole whatever the window's length; asymmetric, so that each side can stop short of a
-/// neighbouring pulse.
+/// A window over part of an impulse response: flat around `center`, reaching `before` frames
+/// back and `after` on, with raised-cosine tapers over the outer `taper` of each side. Flat,
+/// so that a pulse near the centre is taken whole whatever the length; asymmetric, so that
+/// each side can stop short of a neighbouring pulse.
 public struct ImpulseWindow: Sendable, Equatable {
     public var center: Double
     public var before: Double

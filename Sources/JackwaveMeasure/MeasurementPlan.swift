@@ -1,13 +1,10 @@
 import Glibc
 
-/// The programme a measurement plays, frame by frame, and where each part of it lies.
-///
-/// In order, after a short lead-in: for each channel in turn, a sweep on that output alone
-/// (the other outputs silent, so that what reaches the other inputs is crosstalk), followed
-/// by silence long enough for the response to arrive and ring out; then the THD+N tone on
-/// every output at once; silence; the −60 dBFS tone on every output; silence. The capture is
-/// as long as the programme, and input frame `n` is what arrived in the cycle that played
-/// output frame `n`: a response's position in the capture is the path's latency.
+/// The programme a measurement plays, frame by frame, and where each part lies: after a
+/// lead-in, a sweep on each output alone in turn (so that what reaches the other inputs is
+/// crosstalk), each followed by silence for its response to ring out; then the THD+N tone
+/// and the −60 dBFS tone on every output. Input frame `n` of the capture is what arrived in
+/// the cycle that played output frame `n`, so a response's position is the path's latency.
 public struct MeasurementPlan: Sendable, Equatable {
     public let settings: MeasurementSettings
     public let sampleRate: Double

@@ -1,11 +1,9 @@
 import CFFTW
 
-/// A real-input FFT of one length, forward (`fftw_plan_dft_r2c_1d`) and inverse
-/// (`fftw_plan_dft_c2r_1d`): the one place where jackwave calls FFTW's transforms.
-///
-/// Plans are made with `FFTW_ESTIMATE`: no trial runs, so planning takes microseconds and
-/// the same input always gives the same output. FFTW's planner is not thread-safe; jackwave
-/// plans and transforms on the main thread only, after the capture.
+/// A real-input FFT of one length, forward and inverse: the one place jackwave calls FFTW's
+/// transforms. Planned with `FFTW_ESTIMATE`: no trial runs, so planning takes microseconds
+/// and the same input always gives the same output. FFTW's planner is not thread-safe: main
+/// thread only, after the capture.
 public final class RealFFT {
     /// Samples per transform.
     public let size: Int

@@ -1,13 +1,10 @@
 import Glibc
 
 /// The linear frequency response of a path, from the window around its impulse response's
-/// peak: `H(f) = DTFT(w·h)(f) / DTFT(w·b)(f)`, with `b` the band's own impulse response
-/// (`SweepDeconvolver.bandImpulse`) under the same window.
-///
-/// Dividing by the band under the same window removes both the band (B) and what the
-/// window cuts off of B's slow ringing at the bottom: for a path whose own response is short,
-/// exact; in simulation, a biquad and a windowed-sinc delay came out within 0.0003 dB of
-/// scipy's freqz from 20 Hz, against 0.008 dB with B alone divided out.
+/// peak: `H(f) = DTFT(w·h)(f) / DTFT(w·b)(f)`, `b` the band's own impulse response
+/// (`SweepDeconvolver.bandImpulse`) under the same window. Dividing by that removes both the
+/// band and what the window cuts off of its slow ringing at the bottom: exact for a path
+/// whose own response is short.
 struct ResponseAnalysis {
     let deconvolver: SweepDeconvolver
     /// The linear response's window: how far it reaches before and after its centre.

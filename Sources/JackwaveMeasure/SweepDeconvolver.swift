@@ -1,11 +1,7 @@
 /// Turns what came back from a sweep into an impulse response: the capture's spectrum times
-/// the sweep's inverse filter, `B(f) / X(f)` (X the played sweep's spectrum, B the
-/// `AnalysisBand`), transformed back.
-///
-/// The inverse filter is the exact quotient by the sweep as played (rounded to float, faded),
-/// not Farina's analytic time-reversed sweep: within the band its product with the sweep is
-/// B exactly, so a direct patch gives back B's own impulse, and the response follows from
-/// dividing B out, with no ripple of the sweep's left in it.
+/// `B(f) / X(f)` (X the played sweep's spectrum, B the `AnalysisBand`), transformed back. The
+/// exact quotient by the sweep as played, not Farina's time-reversed sweep, so that a direct
+/// patch gives back B's own impulse, with no ripple of the sweep's left in it.
 public final class SweepDeconvolver {
     public let size: Int
     public let sampleRate: Double

@@ -1,12 +1,9 @@
 import Glibc
 
-/// THD+N of a steady tone: the fitted sine (`SineFit`) removed, the power of what is left
-/// within the measurement band (20 Hz to 20 kHz, AES17's bandwidth; or to the top of the
-/// sweep's band at lower rates), over the power of the whole.
-///
-/// The band is taken from a Hann-windowed FFT of the residual: the sum of its bins in the
-/// band, scaled so that white noise of variance σ² over the whole band gives σ². With the
-/// fundamental already subtracted, the window's leakage only blurs the band's edges.
+/// THD+N of a steady tone: the power left once the fitted sine (`SineFit`) is removed, within
+/// the measurement band (AES17's 20 Hz to 20 kHz, or less at lower rates), over the whole's.
+/// The band is summed from a Hann-windowed FFT of the residual; with the fundamental already
+/// gone, the window's leakage only blurs the band's edges.
 public struct ToneMeasure: Sendable, Equatable {
     /// The tone's frequency as fitted, Hz.
     public let hz: Double

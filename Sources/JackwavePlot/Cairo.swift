@@ -1,12 +1,8 @@
 import CCairo
 import Glibc
 
-/// The one place where jackwave calls cairo.
-///
-/// Every method wraps exactly one `cairo_*` function, named in its doc line, so that the
-/// rest of the module speaks Swift and a reader can find each C call here. The functions
-/// are reached through `cairo`, the table CairoLibrary loaded (libcairo is dlopened, not
-/// linked: see CairoLibrary).
+/// The one place jackwave calls cairo: each method wraps the one `cairo_*` function its doc
+/// line names, reached through `cairo`, the table `CairoLibrary` loaded (dlopened, not linked).
 
 /// cairo's functions, by their C names; `PictureFile.write` has loaded them (or thrown).
 private var cairo: jackwave_cairo { CairoLibrary.table.pointee }

@@ -1,17 +1,13 @@
 import CCairo
 
-/// libcairo.so.2, loaded with `dlopen` the first time a picture is drawn instead of linked.
-///
-/// Linked, cairo and the ~18 libraries it needs (X11, xcb, fontconfig, freetype, pixman,
-/// png…) were loaded, bound and partly paged in by every run of jackwave, recording
-/// included: about 2 MiB of resident memory and a sixth of the start-up time that only
-/// `jackwave plot` uses (BENCHMARKS.md, footprint). The Debian package still depends on
-/// libcairo2 (scripts/package).
+/// libcairo.so.2, loaded with `dlopen` the first time a picture is drawn instead of linked:
+/// linked, cairo and the libraries it needs were loaded by every run, recording included,
+/// for a picture only `jackwave plot` draws (BENCHMARKS.md, footprint). The Debian package
+/// still depends on libcairo2 (scripts/package).
 enum CairoLibrary {
-    /// The table of cairo's functions (`jackwave_cairo_load`, in CCairo/shim.h), or why it
-    /// could not be loaded. Loaded once, on first use: a static `let` is initialised once,
-    /// thread-safely. `nonisolated(unsafe)`: the table is written only by that initialiser
-    /// and read-only afterwards.
+    /// The table of cairo's functions (`jackwave_cairo_load`, in CCairo/shim.h), or why it could
+    /// not be loaded; loaded once, on first use. `nonisolated(unsafe)`: written only by the
+    /// initialiser.
     nonisolated(unsafe) private static let loaded: Result<UnsafePointer<jackwave_cairo>, PlotError> = {
         let table = UnsafeMutablePointer<jackwave_cairo>.allocate(capacity: 1)
         if let reason = jackwave_cairo_load(table) {

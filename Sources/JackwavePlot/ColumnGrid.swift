@@ -1,9 +1,6 @@
-/// Which frames a plot shows, and which pixel column each of them falls in.
-///
-/// The shown range is whole frames `firstFrame ..< firstFrame + n`. Frame `f` belongs to
-/// column `⌊(f - firstFrame)·W/n⌋`, so column `c` starts at frame `firstFrame + ⌈c·n/W⌉`.
-/// Integer arithmetic makes the columns tile the range exactly: every frame lands in one
-/// column, none twice, whatever the zoom, so no peak can fall between two columns.
+/// Which frames a plot shows, and the pixel column each falls in: frame `f` is in column
+/// `⌊(f - firstFrame)·W/n⌋`. Integer arithmetic makes the columns tile the range exactly,
+/// every frame in one column whatever the zoom, so no peak falls between two columns.
 public struct ColumnGrid: Sendable, Equatable {
     /// The first frame shown.
     public let firstFrame: Int64

@@ -35,11 +35,9 @@ public struct WaveColumns: Sendable {
     }
 }
 
-/// Folds interleaved frames, in chunks of any size and in order, into per-column statistics.
-///
-/// This is the streaming half of `jackwave plot`: memory is one `ColumnStats` per channel
-/// and column, whatever the length of the recording. Each chunk is cut where the columns
-/// change, and each piece goes through `SegmentKernel`, which does the per-sample work.
+/// Folds interleaved frames, in chunks of any size and in order, into per-column statistics:
+/// the streaming half of `jackwave plot`, whose memory is one `ColumnStats` per channel and
+/// column however long the recording. The per-sample work is `SegmentKernel`'s.
 public struct ColumnReducer {
     private var result: WaveColumns
 

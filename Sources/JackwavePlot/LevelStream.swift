@@ -2,12 +2,9 @@ import JackwaveVocabulary
 import JackwaveLevelStream
 import JackwaveSoundFiles
 
-/// A level stream as `jackwave --levels` writes it (`JackwaveLevelStream`), read back for
-/// plotting.
-///
-/// Peaks are linear, 1.0 = full scale. A multi-channel stream is kept as the maximum across
-/// its channels, one value per row: the picture is a single strip, as a voice recorder
-/// shows it, and the loudest channel is what clipping or silence is about.
+/// A level stream as `jackwave --levels` writes it, read back for plotting, kept as the
+/// maximum across its channels per row: a single strip, as a voice recorder shows it, since
+/// the loudest channel is what clipping or silence is about.
 public struct LevelStream: Sendable, Equatable {
     /// The port names (CSV header) or "ch 1"… (JSON Lines).
     public let channelNames: [String]

@@ -1,12 +1,10 @@
 import Glibc
 import JackwaveSoundFiles
 
-/// Writing a picture: one drawing routine, onto a PNG (image) or an SVG surface.
-///
-/// The picture is written into a temporary beside `path` (`CreatedFile.temporary`: a name
-/// from `mkostemp`, which nobody can guess or plant), through cairo's stream functions on
-/// jackwave's own descriptor, and renamed over `path` only when complete, so that a failure
-/// never leaves a truncated picture behind, and a link at `path` is replaced, not followed.
+/// Writing a picture: one drawing routine, onto a PNG (image) or an SVG surface. Drawn into a
+/// temporary beside `path` (`CreatedFile.temporary`) on jackwave's own descriptor and renamed
+/// into place only when complete, so a failure leaves no truncated picture and a link at
+/// `path` is replaced, not followed.
 public enum PictureFile {
     /// What is done when a file is already at the picture's path.
     public enum Existing: Sendable, Equatable {

@@ -4,10 +4,8 @@ import JackwaveSoundFiles
 import JackwaveVocabulary
 
 /// `jackwave plot`: reads a recording or a level stream and draws it to a PNG or SVG file.
-///
-/// Everything the input can get wrong is found before the output is touched, and the
-/// picture is written under a temporary name and renamed into place, so a failed plot
-/// never leaves a half-written file, nor destroys the file it would have replaced.
+/// Everything the input can get wrong is found before the output is touched, and the picture
+/// is renamed into place only when complete, so a failed plot destroys nothing.
 public enum Plot {
     /// Draws `input` (a sound file, or a `.csv`/`.jsonl` level stream) to `output`, or where
     /// `existing` says if a file is there; returns the path written.

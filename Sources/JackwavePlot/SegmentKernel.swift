@@ -1,10 +1,7 @@
 /// The per-sample inner loop of the column reduction: min, max and Σx² of a run of
-/// interleaved frames that all fall in one column.
-///
-/// This is where a plot spends its time (an hour of stereo is 350 million samples), so
-/// for 1, 2, 4, 8 and 16 channels it works on 16 samples at a time: a `SIMD16<Float>`
-/// holds 16/C whole frames, lane `l` always carries channel `l % C`, and the lanes are
-/// folded into channels once per run. Other channel counts take a plain scalar loop.
+/// interleaved frames that all fall in one column. A plot spends its time here, so for 1, 2,
+/// 4, 8 and 16 channels it takes 16 samples at a time: lane `l` of a `SIMD16<Float>` always
+/// carries channel `l % C`, and the lanes are folded into channels once per run.
 enum SegmentKernel {
     /// Samples whose squares are summed in Float before moving the sums to Double: few
     /// enough that Float rounding stays near 1e-6 relative, many enough to be free.

@@ -2,13 +2,9 @@ import JackwaveSoundFiles
 import FoundationEssentials
 import Glibc
 
-/// Tick marks for a time axis: round steps, labelled the way the span reads best.
-///
-/// The step is the smallest "round" duration that puts at most `maxCount` ticks on the
-/// axis. Round means 1, 2 or 5 times a power of ten below a second, then the steps a
-/// clock reader expects: 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12 h,
-/// then whole days. Consecutive steps differ by at most 2.5×, so the axis always shows
-/// more than `maxCount / 2.5 - 1` ticks.
+/// Tick marks for a time axis: the smallest round step (1, 2 or 5 × 10^k below a second,
+/// then the steps a clock reader expects, then whole days) that puts at most `maxCount`
+/// ticks on the axis. Steps differ by at most 2.5×, so more than `maxCount / 2.5 - 1` show.
 public struct TimeTicks: Sendable, Equatable {
     /// How labels are written.
     public enum Style: Sendable, Equatable {

@@ -19,14 +19,10 @@ public struct BroadcastInfo: Sendable, Equatable {
     /// loudness fields "not used": 0x7FFF, as EBU Tech 3285 v2 says).
     public var version: Int16
 
-    /// The chunk for a file whose first frame is frame `offset` (at `sampleRate`, the file's
-    /// rate) of a run whose frame 0 arrived at `start`. A later piece of a split recording
-    /// continues the first one's time reference exactly.
-    ///
-    /// With a `latency`, the date, the time and the time reference are those of the first
-    /// sample's capture at its source: `start` less the latency. The description says both,
-    /// and the latency (`jackwave: first frame at T; captured at T' (capture latency 256
-    /// frames at 48000 Hz)`), or why nothing was subtracted.
+    /// The chunk for a file whose first frame is frame `offset` of a run whose frame 0 arrived at
+    /// `start`, so a later piece of a split recording continues the first one's time reference.
+    /// With a `latency`, the times are the first sample's capture (`start` less the latency),
+    /// and the description gives both, or why nothing was subtracted.
     public init(start: WallClockTime, offset: Int64, sampleRate: Int, latency: CaptureLatencyStamp? = nil) {
         let first = start.adding(frames: offset, sampleRate: sampleRate)
         let captured = latency.map { start.adding(frames: -Int64($0.frames), sampleRate: $0.sampleRate) } ?? start

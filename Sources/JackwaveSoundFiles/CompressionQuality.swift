@@ -1,16 +1,12 @@
 import CSndfile
 import JackwaveVocabulary
 
-/// `--quality Q|RATEk`: how hard a lossy codec compresses (MP3, Ogg Vorbis, Opus), in one of
-/// two forms, each turned into libsndfile's own settings (`settings(for:channels:sampleRate:)`):
-/// - `quality(Q)`, 0 (smallest) to 1 (best): the codec's variable-rate quality. libsndfile's
-///   compression level is 1 − Q. MP3: LAME's VBR quality (`-V` 10 × (1 − Q), at most 9.999,
-///   LAME's worst); Vorbis: its
-///   quality Q (0.4 by default); Opus: a target of 6 + 250 × Q kbit/s per channel (libopus
-///   is variable-rate around it).
-/// - `bitRate(K)`, in kbit/s: MP3 at a constant bit rate (one of MPEG's: 32 to 320 at 32 kHz
-///   and up), or Opus aiming at K in all (6 to 256 per channel). Vorbis through libsndfile
-///   has no bit-rate setting, so it takes a quality only.
+/// `--quality Q|RATEk`: how hard a lossy codec compresses, turned into libsndfile's settings
+/// (`settings(for:channels:sampleRate:)`):
+/// - `quality(Q)`, 0 (smallest) to 1 (best): compression level 1 − Q, which libsndfile makes
+///   LAME's VBR `-V` 10 × (1 − Q), Vorbis's quality Q, or Opus's 6 + 250 × Q kbit/s a channel.
+/// - `bitRate(K)`, kbit/s: MP3 at one of MPEG's constant rates, or Opus aiming at K in all.
+///   Vorbis through libsndfile has no bit-rate setting.
 public enum CompressionQuality: Sendable, Equatable {
     case quality(Double)
     case bitRate(kilobitsPerSecond: Int)

@@ -2,22 +2,17 @@ import CGlibcExtras
 import Glibc
 import JackwaveVocabulary
 
-/// Every file jackwave creates (recordings and their pieces, level streams, events,
-/// pictures, temporaries) is opened here, so that nothing already at its path is followed
-/// or taken over, and a file being written is locked for as long as it is open.
+/// Every file jackwave creates is opened here, so that nothing already at its path is
+/// followed or taken over, and a file being written is locked while it is open.
 ///
-/// - A new file: `O_CREAT | O_EXCL | O_NOFOLLOW`: whatever is at the path (a file, a
-///   dangling symbolic link planted there) makes the open fail; nothing is followed.
-/// - With `--force` (`.replace`): `O_CREAT | O_NOFOLLOW` without `O_TRUNC`; the file is
-///   truncated only once it is known to be a plain file with no other name (no hard link)
-///   and the lock below is ours.
-/// - The lock: `flock(LOCK_EX | LOCK_NB)` on the open file, held until it is closed. A second
-///   jackwave (or anything that locks the same way) asked to write the same file fails at
-///   once and changes nothing of it, `--force` or not; `isBeingWritten` lets a start-up check
-///   say so before anything is touched. A lock left by a killed process goes with it: an
-///   old file is told from a live writer's.
-/// - `O_NONBLOCK` while opening, so that a FIFO at the path is refused instead of waited on,
-///   and `O_CLOEXEC`: no command jackwave starts (`--on-close`) inherits a file it writes.
+/// - `.new`: `O_CREAT | O_EXCL | O_NOFOLLOW`, so anything at the path (a planted dangling
+///   link too) makes the open fail.
+/// - `.replace`: no `O_TRUNC`; truncated only once known to be a plain file with no other
+///   name, locked by us.
+/// - `flock(LOCK_EX | LOCK_NB)`, held until close: a second writer of the same file fails at
+///   once and changes nothing; a killed writer's lock goes with it.
+/// - `O_NONBLOCK` while opening (a FIFO is refused, not waited on), and `O_CLOEXEC`: no
+///   command jackwave starts inherits a file it writes.
 public enum CreatedFile {
     /// What may be at the path already.
     public enum Policy: Sendable, Equatable {
@@ -74,11 +69,9 @@ public enum CreatedFile {
     /// The reason a live writer's file is refused, as the messages say it.
     public static let beingWritten = "is being written by another jackwave (its file is locked); nothing of it was touched"
 
-    /// A temporary beside `path`, for a file that replaces it only once complete (a picture,
-    /// a recording rewritten with its cue points): `mkostemp` (`jackwave_make_temporary`) of
-    /// `DIR/.NAME.XXXXXX` (a name
-    /// nobody can guess or plant, created `O_EXCL`, mode 0600, close-on-exec), then given
-    /// `mode` (nil: 0644 less the umask) and locked. Returns its descriptor and path.
+    /// A temporary beside `path`, for a file that replaces it only once complete: `mkostemp`
+    /// (`jackwave_make_temporary`) of `DIR/.NAME.XXXXXX`, unguessable and close-on-exec, then
+    /// given `mode` (nil: 0644 less the umask) and locked. Returns its descriptor and path.
     public static func temporary(beside path: String, mode: mode_t? = nil) throws(CreatedFileError) -> (fd: Int32, path: String) {
         let directory = FileNames.directory(path)
         let prefix = directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/"
@@ -92,11 +85,9 @@ public enum CreatedFile {
         return (fd, made)
     }
 
-    /// Puts a complete temporary (from `temporary(beside:)`) in `path`'s place: `rename`,
-    /// which replaces whatever name is there (a link itself, never what it points to), or,
-    /// not `replacing`, only if nothing is there (`RENAME_NOREPLACE`: `exists` is then true
-    /// of the error, and the temporary is kept for another name). Otherwise the temporary
-    /// is removed if that fails.
+    /// Puts a complete temporary in `path`'s place: `rename` (replacing a link itself, never its
+    /// target), or, not `replacing`, only if nothing is there (`RENAME_NOREPLACE`; the error's
+    /// `exists` is then true and the temporary kept). On other failures the temporary is removed.
     public static func moveIntoPlace(_ temporary: String, at path: String, replacing: Bool = true) throws(CreatedFileError) {
         let moved = replacing ? rename(temporary, path) : jackwave_rename_noreplace(temporary, path)
         guard moved == 0 else {

@@ -1,12 +1,9 @@
 import CSndfile
 
-/// The bytes an encoder without a file produces (`SoundFile(encodingInto:)`), for whoever
-/// sends them on (a live stream): libsndfile's virtual I/O, written front to back.
-///
-/// libsndfile sees a file that only grows. A write at the end is kept for `take`; a write
-/// behind the end (MP3's Xing frame, rewritten at close with the length) would change bytes
-/// that have been taken already, so only its part past the end is kept. Reads find nothing.
-/// One thread at a time: the encoder's.
+/// The bytes an encoder without a file produces (`SoundFile(encodingInto:)`), for a live
+/// stream to send on. libsndfile sees a file that only grows: a write behind the end (MP3's
+/// Xing frame, rewritten at close) would change bytes already taken, so only its part past
+/// the end is kept. Reads find nothing. The encoder's thread only.
 public final class EncodedBytes: @unchecked Sendable {
     /// Bytes written and not yet taken.
     private var pending: [UInt8] = []

@@ -1,15 +1,11 @@
 import Glibc
 
-/// A new file made under a folder for a path that may name folders too (a `--name-pattern`
-/// piece, `2025-03-14/1400.flac`), never overwriting anything and never following a link:
-/// - each missing folder is made (`mkdirat`, 0755) and every folder is entered with
-///   `O_NOFOLLOW | O_DIRECTORY`, so that a link planted in the tree is refused, not followed;
-/// - the file is created with `O_CREAT | O_EXCL | O_NOFOLLOW`; if the name exists (or is made
-///   meanwhile), `_2`, `_3`, … go before the extension (`1400_2.flac`, which sorts after
-///   `1400.flac`), up to `maximumSuffix`.
-/// The caller gets the open descriptor, locked (`flock`, as `CreatedFile` locks every file
-/// being written), so that nothing can take the name between the check and the write
-/// (`SoundFile(writingTo:format:…)` takes it over).
+/// A new file under a folder, for a path that may name folders too (a `--name-pattern` piece,
+/// `2025-03-14/1400.flac`), never overwriting anything nor following a link: each folder is
+/// entered `O_NOFOLLOW | O_DIRECTORY` (missing ones made), and the file is created `O_EXCL`,
+/// with `_2`, `_3`, … before the extension while the name is taken (up to `maximumSuffix`).
+/// It comes back open and locked, so nothing can take the name between the check and the
+/// write (`SoundFile(writingTo:format:…)` takes it over).
 public struct ExclusiveFile: Sendable {
     /// The path as made, under `root` as given (`root/2025-03-14/1400_2.flac`).
     public let path: String

@@ -49,11 +49,11 @@ public enum FileChoice {
             : "\(format.name) files are \(list) Hz only and the server runs at \(rate) Hz: add \(setting: .rate) 48000")
     }
 
-    /// Frames per piece for `--split seconds` at `rate`: round(seconds × rate), at least one.
     /// The shortest piece a recording is cut into (`--split`, and between two OSC splits): a
     /// piece is a file, a close and a hook run, not a frame.
     public static let minimumSplitSeconds = 1.0
 
+    /// Frames per piece for `--split seconds` at `rate`: round(seconds × rate), at least one.
     public static func splitFrames(_ seconds: Double, rate: Int) throws(FileChoiceError) -> Int64 {
         let frames = Int64((seconds * Double(rate)).rounded())
         guard frames >= 1 else { throw FileChoiceError("\(setting: .split) \(seconds) is less than one frame at \(rate) Hz") }

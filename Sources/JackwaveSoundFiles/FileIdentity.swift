@@ -2,14 +2,10 @@ import CGlibcExtras
 import Glibc
 
 /// Which file a path reached when it was looked at, so that a file made later in its place
-/// is not taken for it: device and inode, and what tells a reused inode number apart.
-///
-/// - The birth time (`statx`), where the file system keeps one: a later file that gets the
-///   freed inode number was born later.
-/// - Where it keeps none (ext4 made with 128-byte inodes, NFS, some FUSE file systems), an
-///   ownership tag: a random value that jackwave writes into the file's extended attribute
-///   `user.jackwave.file` when it makes it (`tag(_:)`). A stranger's file has none, or
-///   another. A file system with neither cannot tell, and retention refuses it.
+/// is not taken for it: device and inode, and what tells a reused inode apart. That is the
+/// birth time (`statx`) where the file system keeps one, else an ownership tag (`tag(_:)`):
+/// a random value in the extended attribute `user.jackwave.file`, written when jackwave
+/// makes the file. With neither, retention refuses the file system.
 public struct FileIdentity: Sendable, Equatable {
     public let device: UInt64
     public let inode: UInt64

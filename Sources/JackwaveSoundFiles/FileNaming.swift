@@ -1,20 +1,15 @@
 import FoundationEssentials
 import Glibc
 
-/// How a recording's files are named after the path given (`--record take.wav`): one file,
-/// numbered pieces, numbered takes, or numbered takes cut into numbered pieces.
-///
-/// Numbers have three digits (more past 999), so that names sort in recording order:
+/// How a recording's files are named after the path given (`--record take.wav`), numbers of
+/// three digits or more so that names sort in recording order:
 /// - `.single`: `take.wav`;
-/// - `.pieces`: `take-001.wav`, `take-002.wav`, … (`--split`, `--reconnect`, `--osc`: a run
-///   that may be cut goes on in its next piece);
-/// - `.takes`: `take-001.wav`, `take-002.wav`, … one file per armed take;
-/// - `.takePieces`: `take-003-001.wav`, `take-003-002.wav`, … take 3 in pieces (an armed run
-///   that may be cut: each take goes on in its next piece).
+/// - `.pieces`: `take-001.wav`, … (a run that may be cut goes on in its next piece);
+/// - `.takes`: `take-001.wav`, … one file per armed take;
+/// - `.takePieces`: `take-003-001.wav`, … take 3 in pieces.
 ///
-/// A numbered run never overwrites and never refuses a file it could have written itself:
-/// it numbers on after the highest number that exists (`firstFreeNumber`), so a recorder
-/// restarted with the same arguments (a service after a failure) keeps every earlier file.
+/// A numbered run numbers on after the highest existing number (`firstFreeNumber`), so a
+/// recorder restarted with the same arguments never overwrites nor refuses an earlier file.
 public struct FileNaming: Sendable, Equatable {
     /// The kinds of names (see the type's doc).
     public enum Scheme: Sendable, Equatable {

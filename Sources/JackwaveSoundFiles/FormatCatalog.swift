@@ -2,10 +2,9 @@ import CSndfile
 import FoundationEssentials
 import Glibc
 
-/// What `jackwave --formats` prints: the formats this machine's libsndfile writes, asked
-/// of libsndfile itself, since a libsndfile built without FLAC, Vorbis, Opus or LAME still
-/// has the same header: the format and its subtype must be among those it was built with
-/// (`SoundFile.builtFormats`), and the combination must pass `sf_format_check`.
+/// What `jackwave --formats` prints: the formats this libsndfile writes, asked of it, since
+/// a build without FLAC, Vorbis, Opus or LAME has the same header. Each must be built in
+/// (`SoundFile.builtFormats`) and pass `sf_format_check`.
 public enum FormatCatalog {
     /// Each format jackwave knows that libsndfile writes here, with the depths (or codec)
     /// it writes: checked for 2 channels at 48 kHz, a rate every format takes.

@@ -1,10 +1,8 @@
 import Glibc
 
-/// Opening a file jackwave reads (a recording to plot or measure): a plain file only.
-///
-/// `O_NONBLOCK` while opening, so that a FIFO (`mkfifo take.wav`) is refused at once instead
-/// of waited on until some writer comes, and so is a device; `O_CLOEXEC` as for every file
-/// jackwave holds. The size (`fstat`) is what header counts are checked against.
+/// Opening a file jackwave reads: a plain file only. `O_NONBLOCK` while opening, so a FIFO or
+/// a device is refused at once instead of waited on; `O_CLOEXEC` as for every file jackwave
+/// holds. The size is what header counts are checked against.
 public enum ReadableFile {
     /// The descriptor (blocking again) and the file's size in bytes; throws the reason in
     /// the user's terms.

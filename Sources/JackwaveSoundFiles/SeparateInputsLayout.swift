@@ -1,17 +1,11 @@
 import CSndfile
 
-/// The channel positions jackwave states in a recording of separate inputs (`--record`),
-/// so that no reader takes an input for a loudspeaker feed it is not.
-///
-/// Left alone, libsndfile gives a WAVE_FORMAT_EXTENSIBLE file of 3 to 8 channels the mask
-/// of a common layout: 4 channels quad, 6 channels 5.1, 8 channels 7.1. A 6-input recording
-/// then says its fourth input is the LFE, which loudness meters leave out, and its fifth and
-/// sixth are surrounds, which they weight +1.5 dB. "No position" cannot be written (libsndfile
-/// refuses an unplaced map and falls back to that mask), so each channel is named by a
-/// distinct position that BS.1770 weights 1.0 — the fronts, the fronts beside the centre,
-/// the rear centre and the heights — in the mask's order, as the format requires. One or two
-/// channels keep libsndfile's mono and stereo; above 8 it writes no mask, and so says
-/// nothing wrong.
+/// The channel positions stated in a recording of separate inputs (`--record`), so that no
+/// reader takes an input for a loudspeaker feed. Left alone, libsndfile gives 3 to 8
+/// channels a common layout's mask: 6 inputs would read as 5.1, the fourth an LFE that
+/// meters leave out. "No position" cannot be written, so each channel gets a distinct
+/// position BS.1770 weights 1.0, in the mask's order. 1, 2 and more than 8 channels keep
+/// libsndfile's, which says nothing wrong.
 public enum SeparateInputsLayout {
     /// Positions weighted 1.0 by BS.1770, in WAVE_FORMAT_EXTENSIBLE mask-bit order (LFE,
     /// the rear and side pairs left out).

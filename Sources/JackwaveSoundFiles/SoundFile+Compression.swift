@@ -15,11 +15,9 @@ extension SoundFile {
         return sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size)) == Int32(SF_TRUE)
     }
 
-    /// `sf_command(SFC_SET_OGG_PAGE_LATENCY)`: how much audio an Ogg Opus page holds before it
-    /// is written out, in milliseconds (libsndfile takes 50 to 1600; 1000 by default): what a
-    /// killed recording loses at its end, and what a live stream waits before sending. Opus
-    /// only (libsndfile 1.2's Vorbis writer pages by size). Before the first frame. No result:
-    /// libsndfile 1.2.0 takes the value and still answers false.
+    /// `sf_command(SFC_SET_OGG_PAGE_LATENCY)`: milliseconds of audio an Ogg Opus page holds, so
+    /// what a killed recording loses at its end and what a stream's listener waits. Opus only,
+    /// before the first frame. No result: libsndfile 1.2.0 answers false even when it complies.
     public func setOggPageLatency(milliseconds: Double) {
         guard let handle else { return }
         var value = milliseconds
@@ -28,9 +26,8 @@ extension SoundFile {
 }
 
 extension SoundFile {
-    /// Opus pages of 200 ms instead of libsndfile's 1 s: a file killed mid-take keeps all but
-    /// about 0.2 s of it (1 s before), and a stream's listener waits 0.2 s for a page. It
-    /// costs about 0.4 % more bytes (a page header each 200 ms; measured at 110 kbit/s).
+    /// Opus pages of 200 ms instead of libsndfile's 1 s: a killed file loses about 0.2 s and a
+    /// listener waits 0.2 s, for a page header every 200 ms (about 0.4 % more bytes).
     public static let opusPageMilliseconds = 200.0
 
     /// What a new lossy file or stream is set up with before its first frame: its quality or

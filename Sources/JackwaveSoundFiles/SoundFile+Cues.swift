@@ -73,12 +73,10 @@ extension SoundFile {
         return Int(sf_write_raw(handle, buffer, sf_count_t(bytes)))
     }
 
-    /// Rewrites the WAV or WAVEX file at `path` with cue points at `frames`: a new file
-    /// beside it (`CreatedFile.temporary`: a name from `mkostemp`, never guessed or planted,
-    /// with the recording's permissions) takes its format, its `bext` chunk, the cues, then
-    /// its audio byte for byte, and replaces it (`rename`) only once complete. Returns the
-    /// new file's identity, read from the temporary's own descriptor, for whoever keeps
-    /// track of the file (retention) to follow it to its new inode.
+    /// Rewrites the WAV or WAVEX file at `path` with cue points at `frames`: a temporary beside
+    /// it (`CreatedFile.temporary`) takes its format, `bext`, the cues and its audio byte for
+    /// byte, and replaces it only once complete. Returns the new file's identity, so retention
+    /// can follow the file to its new inode.
     @discardableResult
     public static func addCues(_ frames: [Int64], to path: String) throws(SoundFileError) -> FileIdentity {
         let source = try SoundFile(readingFrom: path)

@@ -1,12 +1,10 @@
 import CSndfile
 import Glibc
 
-/// An open sound file: the one place where jackwave calls libsndfile.
-///
-/// Every method wraps one `sf_*` function, named in its doc line. Frames are interleaved
-/// 32-bit floats, as JACK delivers them. A file being written is opened by jackwave itself
-/// and handed to libsndfile as a descriptor, so that disk space can be reserved ahead of
-/// its end (`keepSpaceReserved`).
+/// An open sound file: the one place jackwave calls libsndfile, each method wrapping the
+/// `sf_*` function its doc line names. Frames are interleaved 32-bit floats, as JACK delivers
+/// them. A file being written is opened by jackwave and handed over as a descriptor, so
+/// disk space can be reserved ahead of its end (`keepSpaceReserved`).
 public final class SoundFile {
     var handle: OpaquePointer?
     /// The descriptor of a file being written (nil when reading); closed by `close` after
@@ -27,10 +25,9 @@ public final class SoundFile {
     /// The path it was opened with.
     public let path: String
 
-    /// Opens `path` for reading: `open` (`ReadableFile`: a plain file only, never waited on),
-    /// then `sf_open_fd` with `SFM_READ`, which closes the descriptor with the file. The header's
-    /// counts are checked against the file's size before anyone allocates by them
-    /// (`SoundFileHeaderCheck`).
+    /// Opens `path` for reading through `ReadableFile` (a plain file only, never waited on) and
+    /// `sf_open_fd`. The header's counts are checked against the file's size
+    /// (`SoundFileHeaderCheck`) before anything is allocated by them.
     public init(readingFrom path: String) throws(SoundFileError) {
         let opened = try ReadableFile.open(path)
         var info = SF_INFO()
@@ -52,11 +49,10 @@ public final class SoundFile {
         self.path = path
     }
 
-    /// Creates `path` for writing (`policy`: whether a plain file there may be overwritten,
-    /// `--force`): `sf_format_check` (see `canWrite`), then `CreatedFile.open` (never through
-    /// a link; locked until `close`) and `sf_open_fd` with `SFM_WRITE`. Float-to-integer conversion clips at full scale
-    /// (`SFC_SET_CLIPPING`) instead of wrapping, and an RF64 file stays plain WAV while it is
-    /// under 4 GB (`SFC_RF64_AUTO_DOWNGRADE`) unless `rf64AutoDowngrade` is false.
+    /// Creates `path` for writing through `CreatedFile.open` (never through a link; locked until
+    /// `close`; `policy` says whether a plain file there may be replaced), after `canWrite`.
+    /// Conversion to integers clips at full scale instead of wrapping, and RF64 stays plain WAV
+    /// under 4 GB unless `rf64AutoDowngrade` is false.
     public convenience init(writingTo path: String, format: Int32, channels: Int, sampleRate: Int,
                             rf64AutoDowngrade: Bool = true, policy: CreatedFile.Policy = .new) throws(SoundFileError) {
         guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
@@ -91,9 +87,8 @@ public final class SoundFile {
         }
     }
 
-    /// Writes into a file `ExclusiveFile.create` made (empty, open, locked): as
-    /// `init(writingTo:…)`, on its descriptor, which this file takes over (and closes, even if
-    /// opening fails).
+    /// Writes into a file `ExclusiveFile.create` made, taking over its descriptor (closed even
+    /// if opening fails).
     public convenience init(writingTo claimed: ExclusiveFile, format: Int32, channels: Int, sampleRate: Int,
                             rf64AutoDowngrade: Bool = true) throws(SoundFileError) {
         let fd = FileDescriptor(rawValue: claimed.descriptor)
@@ -105,10 +100,9 @@ public final class SoundFile {
                       rf64AutoDowngrade: rf64AutoDowngrade)
     }
 
-    /// Encodes into `sink` rather than a file: `sf_open_virtual` with `SFM_WRITE`, libsndfile
-    /// handing every byte it writes to `sink` (a live stream's encoder). For formats written
-    /// front to back (Ogg, MP3): what libsndfile rewrites at close (MP3's Xing frame) is
-    /// dropped by the sink, as those bytes have gone already.
+    /// Encodes into `sink` (a live stream's encoder) through `sf_open_virtual`. For formats
+    /// written front to back (Ogg, MP3): what libsndfile rewrites at close (MP3's Xing frame) is
+    /// dropped, as those bytes have gone already.
     public init(encodingInto sink: EncodedBytes, format: Int32, channels: Int, sampleRate: Int) throws(SoundFileError) {
         let label = "(stream)"
         guard Self.canWrite(format: format, channels: channels, sampleRate: sampleRate) else {
@@ -151,10 +145,8 @@ public final class SoundFile {
         return sf_format_check(&info) != 0
     }
 
-    /// `sf_command(SFC_GET_FORMAT_MAJOR…)` and `SFC_GET_FORMAT_SUBTYPE…`: the major formats
-    /// and the subtypes this machine's libsndfile was built with. `sf_format_check` alone
-    /// does not say it: it judges the combination, whatever the build (a libsndfile built
-    /// without LAME still passes MP3).
+    /// The major formats and subtypes this libsndfile was built with. `sf_format_check` cannot
+    /// say it, as it judges only the combination: a build without LAME still passes MP3.
     public static let builtFormats: (majors: Set<Int32>, subtypes: Set<Int32>) = {
         func list(count: Int32, entry: Int32) -> Set<Int32> {
             var n: Int32 = 0
@@ -196,9 +188,8 @@ public final class SoundFile {
         return Int(sf_writef_float(handle, frames, sf_count_t(count)))
     }
 
-    /// Keeps disk space reserved ahead of the end of a file being written (see
-    /// `SpaceReservation`). Call after writes; it makes a system call only when half a
-    /// chunk has been written since the last reservation (and `fstat` otherwise).
+    /// Keeps disk space reserved ahead of the end of a file being written (`SpaceReservation`).
+    /// Call after writes: a syscall only every half chunk, an `fstat` otherwise.
     public func keepSpaceReserved() {
         guard let descriptor, reservation.isActive, let size = descriptor.size,
               let range = reservation.rangeToReserve(fileSize: size) else { return }
@@ -277,11 +268,10 @@ public final class SoundFile {
         return String(cString: sf_strerror(handle))
     }
 
-    /// `sf_close`: flushes, finalizes the header and closes; returns libsndfile's reason if
-    /// that failed (a full disk can hit the last write here). A written file then gives back
-    /// the blocks reserved past its end, and its descriptor is closed: a failing `close`
-    /// (a deferred write error on a network filesystem, a quota) is returned too, as
-    /// libsndfile no longer sees it. Safe to call twice.
+    /// `sf_close`: flushes, finalizes the header and closes; returns why if that failed (a full
+    /// disk can hit the last write here). A written file then gives back its reserved blocks and
+    /// closes its descriptor, whose failure (a deferred network write error, a quota) is
+    /// returned too, as libsndfile no longer sees it. Safe to call twice.
     @discardableResult
     public func close() -> String? {
         guard let handle else { return nil }

@@ -1,15 +1,10 @@
 import CSndfile
 
-/// A sound file's header, checked against the file before anything is allocated by its
-/// counts: a header is outside input, and a `plot`, `levels` or `loudness` that believed
-/// "1024 channels" or "2^62 frames" would size its buffers and pictures by them.
-///
-/// The counts are libsndfile's (`SF_INFO`): it already cuts a WAV's frame count to the
-/// data there is, but not every format's, and nothing bounds the channels but its own
-/// limit. So: channels and rate within reason; for uncompressed samples, frames × channels
-/// × sample width no more than the file's bytes; for a compressed file, no more samples
-/// than `maximumSamplesPerByte` of them per byte of file, far beyond what any codec
-/// reaches even for digital silence, and far below what would overflow a size.
+/// A sound file's header checked against the file before anything is allocated by its
+/// counts: a header is outside input, and libsndfile bounds neither every format's frame
+/// count nor the channels. Uncompressed, frames × channels × width must fit in the file;
+/// compressed, at most `maximumSamplesPerByte` samples a byte, beyond any codec yet far
+/// from overflowing a size.
 public enum SoundFileHeaderCheck {
     /// libsndfile's own ceiling, and JACK's port count's (`-c` takes at most 1024).
     public static let maximumChannels = 1024

@@ -21,11 +21,9 @@ public struct SoundFormat: Sendable, Equatable {
     public let sampleRates: [Int]?
     /// Whether jackwave stores a Broadcast Wave `bext` chunk (start time) in it.
     public let carriesBroadcastInfo: Bool
-    /// Whether the writer refreshes the header while recording (crash safety). Not for Ogg:
-    /// its pages need no header, and libsndfile 1.2.0's `SFC_UPDATE_HEADER_NOW` corrupts an
-    /// Ogg Vorbis stream (measured: a 1 s file then reads back as 0.33 s, or not at all).
-    /// Not for MP3 either: a stream of frames with no length to refresh (LAME's Xing frame,
-    /// which holds the length, is filled in when the file is closed).
+    /// Whether the writer refreshes the header while recording (crash safety). Not Ogg: its
+    /// pages need no header, and libsndfile 1.2.0's `SFC_UPDATE_HEADER_NOW` corrupts Ogg Vorbis.
+    /// Not MP3: its length is in LAME's Xing frame, filled in at close.
     public var refreshesHeader: Bool { major != Int32(SF_FORMAT_OGG) && major != Int32(SF_FORMAT_MPEG) }
     /// One line for `--formats`.
     public let summary: String

@@ -1,19 +1,13 @@
-/// When to reserve disk space ahead of a recording file's end, and how much.
+/// When to reserve disk space ahead of a recording file's end, and how much. Blocks reserved
+/// before they are written (`fallocate`, `FALLOC_FL_KEEP_SIZE`) spare the writer thread the
+/// filesystem's bookkeeping page by page (docs/benchmarks-history.md, "What was slow", item 8)
+/// and keep a long take in few extents; the file's size is never changed.
 ///
-/// Blocks reserved before they are written (`fallocate` with `FALLOC_FL_KEEP_SIZE`) spare
-/// the writer thread the filesystem's block bookkeeping page by page: at 64 channels its CPU
-/// went from 3.3–4.3 to 2.2–2.7 ms a second (docs/benchmarks-history.md, "What was slow", item 8), and a long take lies in a few long
-/// extents instead of many small ones. The file's size, and so what a reader sees, is never
-/// changed by a reservation.
-///
-/// Between `chunk / 2` and `chunk` bytes are kept reserved past the end, so a reservation
-/// is made once every `chunk / 2` bytes written. A closed file gives the rest back
-/// (`FileDescriptor.releaseReservedBlocks`); a killed one keeps at most `chunk` bytes
-/// allocated past its end until it is deleted or truncated.
+/// Between `chunk / 2` and `chunk` bytes stay reserved past the end; a closed file gives them
+/// back (`FileDescriptor.releaseReservedBlocks`), a killed one keeps at most `chunk`.
 struct SpaceReservation {
-    /// 16 MiB: at 64 channels of 32-bit float at 48 kHz (12.3 MB/s) a reservation every
-    /// 0.7 s; at 2 channels one every 22 s. Small enough that what a killed take leaves
-    /// reserved is negligible beside the take, large enough that reserving costs nothing.
+    /// 16 MiB: a reservation every 0.7 s at 64 channels of float at 48 kHz, every 22 s at 2.
+    /// Negligible beside a take if a kill leaves it, and rare enough to cost nothing.
     static let defaultChunk: Int64 = 16 << 20
 
     let chunk: Int64

@@ -2,14 +2,11 @@ import CShout
 import Glibc
 import JackwaveVocabulary
 
-/// One source connection to an Icecast server through libshout: the one place where jackwave
-/// calls it. Every method wraps one `shout_*` function, named in its doc line.
-///
-/// Non-blocking (`shout_set_nonblocking`): opening returns at once and `poll` says when the
-/// server has taken the login, and `send` queues what the socket cannot take yet, so the
-/// streamer's thread never hangs on a slow or silent server; `queuedBytes` says how far
-/// behind the server is. HTTP (Icecast 2's source protocol), over TLS for `icecasts://`
-/// (libshout's, which checks the certificate and the host name). Streamer thread only.
+/// One source connection to an Icecast server: the one place jackwave calls libshout, each
+/// method wrapping the `shout_*` function its doc line names. Non-blocking, so that the
+/// streamer's thread never hangs on a slow or silent server (`queuedBytes` says how far
+/// behind it is). HTTP, over TLS for `icecasts://` (libshout checks the certificate and the
+/// host name). Streamer thread only.
 final class IcecastConnection {
     private let shout: UnsafePointer<jackwave_shout>
     private var handle: OpaquePointer?

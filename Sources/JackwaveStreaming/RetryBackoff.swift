@@ -1,8 +1,7 @@
-/// When a lost stream tries its server again: 0.5 s after the loss (or a failed attempt),
-/// then after 1, 2, 4, 8, 16 and 30 s, and every 30 s while the server stays away. A
-/// connection that lasted `settleSeconds` starts the series again; one dropped sooner (a
-/// server that takes the login and closes) goes on with it, so that a failing server is
-/// never hammered.
+/// When a lost stream tries its server again: 0.5 s after the loss, then doubling up to every
+/// 30 s while the server stays away. A connection that lasted `settleSeconds` starts the
+/// series again; one dropped sooner (a server that takes the login and closes) goes on with
+/// it, so that a failing server is never hammered.
 public struct RetryBackoff: Sendable, Equatable {
     public static let firstSeconds = 0.5
     public static let longestSeconds = 30.0

@@ -7,9 +7,8 @@ import JackwaveVocabulary
 /// Debian package suggests libshout3 (scripts/package).
 public enum Shout {
     /// The table of libshout's functions (`jackwave_shout_load`, in CShout/shim.h), with
-    /// `shout_init` called, or why it could not be loaded. Loaded once, on first use (a
-    /// static `let`: once, thread-safely); `nonisolated(unsafe)`: written only by that
-    /// initialiser, read-only afterwards.
+    /// `shout_init` called, or why it could not be loaded; loaded once, on first use.
+    /// `nonisolated(unsafe)`: written only by the initialiser.
     nonisolated(unsafe) static let loaded: Result<UnsafePointer<jackwave_shout>, LoadFailure> = {
         let table = UnsafeMutablePointer<jackwave_shout>.allocate(capacity: 1)
         if let reason = jackwave_shout_load(table) {
@@ -26,10 +25,9 @@ public enum Shout {
         return nil
     }
 
-    /// Whether the dynamic linker would find libshout, asked without loading it: its name in
-    /// ld.so's cache, or the file in the usual folders. Loading it to ask its version would
-    /// map it and its 23 libraries (OpenSSL, Theora, cairo, X11…), half of `--version`'s
-    /// start-up (BENCHMARKS.md, Start-up), for a library that only a stream uses.
+    /// Whether the dynamic linker would find libshout, asked without loading it (ld.so's cache,
+    /// or the usual folders): loading would map it and its many libraries, even for `--version`,
+    /// when only a stream uses it (BENCHMARKS.md, Start-up).
     public static var installed: Bool {
         let name = JACKWAVE_SHOUT_SONAME
         if let fd = Optional(open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC)), fd >= 0 {

@@ -2,14 +2,10 @@ import JackwaveDSP
 import JackwaveRunSupport
 import Synchronization
 
-/// The frames a live stream gets: copies of what the recording writer wrote, handed over
-/// through a ring of the stream's own (like the loudness analysis's offers), so that the
-/// writer never waits for the stream.
-///
-/// The writer offers each region it wrote (`offer`, and `offerSilence` for a gap it filled);
-/// a region that does not fit whole is dropped and counted (`droppedFrames`): the stream has
-/// fallen behind, and it skips ahead rather than slow or cut the recording. The streamer's
-/// thread reads the ring (`ring`, consumer side) and says what was dropped.
+/// The frames a live stream gets: copies of what the recording writer wrote, through a ring
+/// of the stream's own, so that the writer never waits for the stream. A region that does
+/// not fit whole is dropped and counted (`droppedFrames`): a stream that fell behind skips
+/// ahead rather than slow or cut the recording.
 public final class StreamFeed: @unchecked Sendable {
     public let channels: Int
     public let sampleRate: Int
@@ -32,10 +28,10 @@ public final class StreamFeed: @unchecked Sendable {
     public var offeredFramesSoFar: Int64 { offeredFrames.load(ordering: .relaxed) }
     /// Wakes the streamer when frames arrive or the input ends.
     let arrived = WakeUp()
-    /// The JACK server is away and the run waits for it (`--reconnect`): the streamer keeps
-    /// its Icecast connection and sends silence at the pace of its own clock meanwhile, so
-    /// that neither Icecast (its source timeout) nor the listeners drop it. Set and cleared
-    /// by the main thread between two connections' writers (relaxed: a lone flag).
+    /// The JACK server is away and the run waits for it: the streamer keeps its Icecast
+    /// connection and sends silence at its own clock's pace, so that neither Icecast's source
+    /// timeout nor the listeners drop it. Set by the main thread between two connections' writers
+    /// (relaxed: a lone flag).
     let serverAway = Atomic<Bool>(false)
 
     /// The run waits for a JACK server (`true`), or has one again (`false`). Main thread.

@@ -2,16 +2,11 @@ import FoundationEssentials
 import JackwaveSoundFiles
 import JackwaveVocabulary
 
-/// Where `--stream icecast://USER[:PASSWORD]@HOST[:PORT]/MOUNT.EXT` sends the live stream: a
-/// plain value, checked when parsed. The mount's extension names the codec (`.ogg`/`.oga`
-/// Ogg Vorbis, `.opus` Ogg Opus, `.mp3` MP3); the user is `source` (Icecast's) when not
-/// given, the port 8000 (Icecast's default). A password in the URL is kept apart, so that
-/// no line ever shows it (`display` leaves it out).
-///
-/// `icecasts://` is the same over TLS (as HTTPS is, from the first byte), port 8443 when not
-/// given: libshout checks the server's certificate against the system's authorities, or
-/// those in `certificateAuthorities` (`--stream-ca`), and its name against the host.
-/// `icecast://` sends the login (the password in base64) and the audio as they are.
+/// Where `--stream icecast://USER[:PASSWORD]@HOST[:PORT]/MOUNT.EXT` sends the live stream,
+/// checked when parsed. The mount's extension names the codec; the user defaults to
+/// `source`, the port to 8000. `icecasts://` is TLS from the first byte (port 8443), the
+/// certificate checked against the system's authorities or `certificateAuthorities`. A
+/// password in the URL is kept apart, so that no line shows it (`display` leaves it out).
 public struct StreamTarget: Sendable, Equatable {
     /// The codecs a stream can carry, each through libsndfile's encoder.
     public enum Codec: String, Sendable, Equatable {

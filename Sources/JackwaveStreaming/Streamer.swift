@@ -6,16 +6,14 @@ import JackwaveRunSupport
 import JackwaveSoundFiles
 import Synchronization
 
-/// A live stream to an Icecast server (`--stream`), beside the recording, on a thread of its
-/// own: it takes the frames the writer wrote (`feed`), encodes them with libsndfile into
-/// memory (`SoundFile(encodingInto:)`: Ogg Vorbis, Ogg Opus or MP3) and sends the bytes
-/// with libshout (`IcecastConnection`).
+/// A live stream to an Icecast server (`--stream`) on a thread of its own: it takes the
+/// frames the writer wrote (`feed`), encodes them into memory (`SoundFile(encodingInto:)`)
+/// and sends the bytes with libshout (`IcecastConnection`).
 ///
 /// It never slows or cuts the recording: the writer only copies into `feed`'s ring, and a
-/// stream that falls behind drops frames there, counted (`StreamEvent.dropped`). While the
-/// server is away the frames are read and let go, so the ring never fills for that; each
-/// connection starts a new encoder, so that a listener (and Icecast) gets the codec's headers
-/// again. A lost server is tried again with `RetryBackoff`. What happens goes to `events`.
+/// stream that falls behind drops frames there, counted. While the server is away the frames
+/// are read and let go; each connection starts a new encoder, so that listeners (and
+/// Icecast) get the codec's headers again.
 public final class Streamer: @unchecked Sendable {
     public let target: StreamTarget
     public let feed: StreamFeed

@@ -4,18 +4,13 @@ import JackwaveSoundFiles
 import Synchronization
 
 /// Dead air and overload (`--silence`, `--clip`), never in the realtime callback: fed the
-/// frames the writer wrote (`add(frames:…)`: exact to the frame, both alarms) or the level
-/// ring's blocks (`add(blockStart:…)`: dead air only, exact to the block), and telling
-/// `events` what it raises, in timeline order, on the caller's thread.
+/// frames the writer wrote (`add(frames:…)`, exact to the frame, both alarms) or the level
+/// ring's blocks (`add(blockStart:…)`, dead air only, exact to the block).
 ///
-/// Decided: **dead air is judged over all inputs together** (the feed is silent while every
-/// input is below the level: one silent channel of a live feed is not dead air), and
-/// **clipping per input** (each input's runs are its own; an event lists every input's
-/// count). `state` is what a meter or `/jackwave/status` shows.
-///
-/// In a run it is the run's (`SessionParts`), fed by each connection's writer in turn (one
-/// at a time, so the trackers need no lock), on the run's timeline; `state` is published
-/// under a lock for the main and OSC threads.
+/// Dead air is judged over all inputs together (one silent channel of a live feed is not
+/// dead air), clipping per input. In a run, each connection's writer feeds it in turn, one at
+/// a time, so the trackers need no lock; `state` is published under one for the main and OSC
+/// threads.
 public final class SignalAlarms: @unchecked Sendable {
     public let settings: AlarmSettings
     public let channels: Int

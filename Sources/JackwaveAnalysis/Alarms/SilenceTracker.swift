@@ -1,13 +1,8 @@
-/// Dead air, from what is loud and where: the feed is silent while every input stays below
-/// the level (any input loud enough is not dead air, so a mono source on one channel of a
-/// stereo feed is not silence), and a silence of `minimumFrames` or more raises
-/// `silenceStarted` once it has lasted that long and `silenceEnded` when it ends, with its
-/// whole length from its first silent frame.
-///
-/// Fed spans of the timeline in order, each with its first and last loud frame if any: from
-/// frames (exact to the frame) or from the level ring's blocks (exact to the block: a block
-/// whose peak is at or above the level is loud throughout). A gap in the timeline (frames the
-/// server skipped) is neither: the silence goes on across it.
+/// Dead air: the feed is silent while every input stays below the level (a mono source on one
+/// channel of a stereo feed is not silence). A silence of `minimumFrames` or more raises
+/// `silenceStarted` once it has lasted that long, and `silenceEnded` when it ends. Fed spans
+/// of the timeline in order, with their first and last loud frames; a gap in the timeline
+/// (frames the server skipped) is neither, so a silence goes on across it.
 public struct SilenceTracker: Sendable {
     public let minimumFrames: Int64
     /// The first frame of the silence under way, nil while loud.

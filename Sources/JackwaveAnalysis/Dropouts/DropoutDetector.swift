@@ -1,23 +1,12 @@
-/// Finds dropouts in what the inputs deliver: places where an input that was carrying
-/// signal hands over exact zeros for a while, or an exact copy of the period before,
-/// the way a network link fills in for a packet it lost. Non-realtime: it is fed the
-/// interleaved frames the writer thread takes from the ring, in order, and keeps its own
-/// frame count (frame 0 is the first frame fed).
+/// Finds dropouts in what the inputs deliver: an input carrying signal that hands over exact
+/// zeros for a while, or an exact copy of the period before, as a network link fills in for
+/// a lost packet. Fed, off the realtime thread, the frames the writer takes, in order.
 ///
-/// What counts, per input (`DropoutThresholds` gives the numbers and why):
-/// - **zeros**: a run of at least `minimumZeroRun` exact zeros (0.0 or -0.0) that begins
-///   within `edgeWindow` frames of a sample at or above `signalLevel` and ends, within
-///   `maximumZeroRun` frames, with such a sample again within `edgeWindow` frames. The
-///   dropout is reported once the signal is back (a run that has not ended is pending).
-/// - **repeat**: a whole period (aligned on `period` from frame 0, as JACK cycles are)
-///   that equals the period before it sample for sample, when that period did not itself
-///   equal the one before it (so a signal that is periodic at exactly the period, such as a
-///   steady tone whose cycle divides it, is not reported again and again), and that peaks
-///   at or above `signalLevel`. The first three periods fed are history only.
-///
-/// What does not: a source that stops (its zeros go on past `maximumZeroRun`, or they
-/// follow a fade below `signalLevel`), a quiet passage, a low-level signal quantized to a
-/// few exact zeros around its zero crossings (shorter than `minimumZeroRun`).
+/// Zeros count when the run is `minimumZeroRun` to `maximumZeroRun` long with signal within
+/// `edgeWindow` frames on both sides; a repeat, when a loud period (aligned from frame 0, as
+/// JACK's cycles are) equals the one before, which itself differed from its predecessor, so
+/// a signal periodic at the period is not reported again and again. A source that stops, a
+/// quiet passage and a quantized low-level signal's few zeros are no dropouts.
 public struct DropoutDetector {
     /// One dropout: the input (0-based), the frame its first affected sample has, how long.
     public struct Dropout: Equatable, Sendable, CustomStringConvertible {
@@ -49,10 +38,9 @@ public struct DropoutDetector {
     public private(set) var framesFed: Int64 = 0
 
     private var inputs: [InputState]
-    /// Scratch, one buffer: each input's last two periods, one after the other (`2 × period`
-    /// floats per input: the one being collected and the one before it, `InputState.slot`
-    /// says which is which), then one plane of `blockFrames` per input, where each block of
-    /// interleaved frames is split so that each input's samples are read contiguously.
+    /// Scratch, one buffer: each input's last two periods (`InputState.slot` says which is being
+    /// collected), then a plane of `blockFrames` per input, so that each input's samples are
+    /// read contiguously.
     private var work: [Float]
     /// Frames split into planes at a time: 512 (128 KiB of planes at 64 channels).
     static let blockFrames = 512
@@ -121,10 +109,8 @@ public struct DropoutDetector {
         for c in 0..<channels { inputs[c] = InputState() }
     }
 
-    /// The first frame at which a dropout not yet found may still begin: every dropout that
-    /// begins before it has been returned by `feed`. At most half a second (a run of zeros
-    /// waiting for the signal's return) and a period (a period that may repeat the one
-    /// before) behind the frames fed.
+    /// The first frame at which a dropout not yet found may still begin: every dropout before it
+    /// has been returned by `feed`. At most half a second and a period behind the frames fed.
     public var settledFrame: Int64 {
         inputs.reduce(framesFed) { Swift.min($0, $1.undecidedStart(framesFed: framesFed, thresholds)) }
     }
@@ -134,11 +120,9 @@ public struct DropoutDetector {
 public struct DropoutThresholds: Sendable, Equatable {
     /// The JACK period: the unit of a repeat, and links lose whole packets of it.
     public var period: Int
-    /// Shortest run of exact zeros that may be a dropout: 32 frames (0.7 ms at 48 kHz),
-    /// shorter than any link's packet (JackTrip and netjack send at least a period of 32, and
-    /// zita-njbridge a packet of ≥ 32 frames), and longer than the exact zeros a
-    /// low-level 16-bit signal has around its zero crossings (a 20 Hz sine 65 LSB high has
-    /// about 6 in a row).
+    /// Shortest run of exact zeros that may be a dropout: 32 frames, shorter than any link's
+    /// packet (JackTrip, netjack and zita-njbridge send at least 32 frames) and longer than the
+    /// zeros a low-level 16-bit signal has at its zero crossings (about 6 for a 20 Hz sine 65 LSB high).
     public var minimumZeroRun: Int
     /// Longest run that is still a dropout: half a second. A link that loses more than that
     /// has a failure, which its own statistics and a disconnection tell; and zeros that go on
@@ -201,14 +185,11 @@ struct InputState {
         return start
     }
 
-    /// Takes `frames` samples of this input from `x`, the first at stream frame `firstFrame`;
-    /// appends the dropouts found. `periods` is this input's history: two periods.
-    ///
-    /// Where no run of zeros waits for the signal, a stretch of whole 16-sample vectors within
-    /// the period is checked at once (`DropoutScan`): with no exact zero in it and no run
-    /// going on, only the last loud sample, the period's peak and whether it still equals
-    /// the period before can change; all zeros (silence) only begin or go on with a run.
-    /// Anything else goes sample by sample.
+    /// Takes `frames` samples of this input from `x`, the first at frame `firstFrame`, and
+    /// appends the dropouts found; `periods` is this input's two periods of history. Where no
+    /// run of zeros waits for the signal, whole 16-sample vectors are checked at once
+    /// (`DropoutScan`): with no zero and no run going on, or all zeros, only a few values can
+    /// change. Anything else goes sample by sample.
     mutating func take(_ x: UnsafePointer<Float>, frames: Int, firstFrame: Int64, input: Int,
                        _ t: DropoutThresholds, periods: UnsafeMutablePointer<Float>, into found: inout [DropoutDetector.Dropout]) {
         var s = self  // locals for the loop; stored back at the end
@@ -280,11 +261,10 @@ struct InputState {
         self = s
     }
 
-    /// The period ends at `frame`: a repeat if it equalled the period before. Two periods of
-    /// history are needed (a repeat within the first three is not told); the period before
-    /// had to differ from its own predecessor (a signal periodic at the period, or a second
-    /// repeat of one lost packet, is not a new dropout); a zeros dropout found at the same
-    /// frame takes precedence. The caller swaps its pointers to the two periods.
+    /// The period ends at `frame`: a repeat if it equalled the period before, after two periods
+    /// of history, unless the period before repeated its own predecessor (a periodic signal, or
+    /// a second repeat of one lost packet) or a zeros dropout was found at the same frame. The
+    /// caller swaps its pointers to the two periods.
     mutating func endPeriod(at frame: Int64, input: Int, _ t: DropoutThresholds, zerosFound: Bool,
                             into found: inout [DropoutDetector.Dropout]) {
         if periodsSeen >= 2, matchesPrevious, currentPeak >= t.signalLevel, !previousRepeated, !zerosFound {

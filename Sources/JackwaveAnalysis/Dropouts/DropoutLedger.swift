@@ -4,14 +4,10 @@ import Synchronization
 import JackwaveVocabulary
 
 /// A run's dropouts, across its connections: counted per input, the first ones kept with
-/// their times for the summary, each one an `--events` line, the first on each input said
-/// at once, and their frames handed to the level stream (`LevelPipeline`) with how far the
-/// detection has got.
-///
-/// Written by the writer thread (`DropoutCounter`), read by the main thread; a lock keeps
-/// the two apart (neither is the realtime thread). Bounded: the list keeps `listLimit`
-/// dropouts (the counts go on), and the frames waiting for the level stream at most
-/// `levelQueueLimit` (more are counted as lost for the stream, and said).
+/// their times for the summary, each an `--events` line, the first on each input said at
+/// once, and their frames handed to the level stream (`LevelPipeline`). Written by the writer
+/// thread (`DropoutCounter`) and read by the main thread under a lock (neither is realtime);
+/// bounded by `listLimit` and `levelQueueLimit`, beyond which dropouts are only counted.
 public final class DropoutLedger: @unchecked Sendable {
     /// One dropout on the run's timeline.
     public struct Entry: Equatable, Sendable {

@@ -1,12 +1,11 @@
-/// A stretch of one input's samples checked 16 at a time for `DropoutDetector`: whether any
-/// (or every one) is an exact zero, its peak, whether it equals the same stretch of the
-/// period before, and a copy into the period being collected. A stretch with no exact zero
-/// cannot begin or end a run of zeros, and one of zeros only goes on with one (silence):
-/// the detector takes either whole.
+/// A stretch of one input's samples checked 16 at a time for `DropoutDetector`: any (or all)
+/// exact zeros, its peak, whether it equals the same stretch of the period before, and a
+/// copy into the period being collected. A stretch with no zero cannot begin or end a run of
+/// zeros, and one of zeros only goes on with one, so the detector takes either whole.
 ///
-/// Written with concrete `SIMD16<Float>` compares and selects, reduced once per stretch: the
-/// standard library's generic reductions (`any`, `max()`) and integer-vector compares ran
-/// several times slower here (BENCHMARKS.md, Dropout detection on the writer thread).
+/// Concrete `SIMD16<Float>` compares and selects, reduced once per stretch: the standard
+/// library's generic reductions and integer-vector compares are several times slower here
+/// (BENCHMARKS.md, "Dropout detection on the writer thread").
 struct DropoutScan {
     /// Samples per step; a stretch is a whole number of them.
     static let width = 16

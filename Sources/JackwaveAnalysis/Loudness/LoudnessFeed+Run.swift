@@ -3,8 +3,8 @@ import Glibc
 
 extension LoudnessFeed {
     /// The run's loudness in one line, for the summary: `loudness: I -23.0 LUFS, LRA 2.1 LU,
-    /// max momentary -20.1, max short-term -22.0 LUFS, true peak -1.2 dBTP`; nil if the
-    /// analysis fell behind (its figures would leave audio out) or measured nothing.
+    /// true peak -1.2 dBTP`; nil if the analysis fell behind (its figures would leave audio out)
+    /// or measured nothing.
     public static func summaryLine(_ feed: LoudnessFeed) -> String? {
         guard !feed.hasStopped, let r = feed.latest else { return nil }
         let peak = r.columns.truePeaks.max() ?? -.infinity

@@ -8,30 +8,26 @@ import JackwaveLoudness
 import JackwaveRunSupport
 import Synchronization
 
-/// The live loudness analysis (`--loudness`): one `LoudnessAnalyzer` (libebur128) in a
-/// thread of its own, never the realtime callback, reporting 10 times a second, for the
-/// whole run: across reconnects it measures what each connection received, one after the
-/// other, on the run's timeline.
+/// The live loudness analysis (`--loudness`): one `LoudnessAnalyzer` on a thread of its own,
+/// never the realtime callback, reporting 10 times a second for the whole run, across
+/// reconnects, on the run's timeline.
 ///
-/// Its frames are offered by the writer thread of each connection in turn (`offer`,
-/// `offerSilence`), which copies what it took into this feed's own ring after each pass, and
-/// never waits: if the ring is full the analysis has fallen behind, and it stops and says
-/// so, while the recording goes on untouched. (When only metering, the writer drains the
-/// audio ring for this feed alone.) Stopping rather than skipping keeps every reading true:
+/// Each connection's writer offers it frames (`offer`, `offerSilence`) by copying into this
+/// feed's ring, and never waits: a full ring means the analysis fell behind, and it stops and
+/// says so while the recording goes on. Stopping, not skipping, keeps every reading true:
 /// after a gap the integrated loudness would silently leave audio out.
 public final class LoudnessFeed: @unchecked Sendable {
     /// Readings per second of audio: BS.1770's momentary maximum needs at least 10.
     public static let readingsPerSecond = 10
-    /// The offers ring holds at least this much audio, in seconds, and at least the writer's
-    /// own ring: a writer that catches up after a stalled disk hands over up to its whole
-    /// ring in one pass, and that must fit (the analysis is not behind then, the writer was).
-    /// Otherwise a pass is 0.1–0.2 s and the analysis runs many times faster than real time.
+    /// The offers ring holds at least this much audio, and at least the writer's own ring: a
+    /// writer catching up after a stalled disk hands over up to its whole ring in one pass, and
+    /// that is the writer's lag, not the analysis's.
     public static let offerSeconds = 4.0
     /// The engine's audio ring when only metering, in seconds: what the writer drains for
     /// this feed alone (locked memory, so no more than a few seconds).
     public static let meterRingSeconds = 2.0
-    /// Sleep between passes when there is nothing to do, µs: a reading every 100 ms needs
-    /// passes at least that often; 50 ms keeps the meter's loudness at most ~0.15 s late.
+    /// Sleep between passes when there is nothing to do, µs: often enough for a reading every
+    /// 100 ms, with the meter's loudness at most ~0.15 s late.
     static let idleMicroseconds = 50_000
 
     public let channels: Int
@@ -80,11 +76,9 @@ public final class LoudnessFeed: @unchecked Sendable {
     /// Set by the thread as it ends (`.releasing`: its last reading is queued before).
     private let finishedFlag = Atomic<Bool>(false)
 
-    /// An analysis of `channels` inputs at `sampleRate`, each weighted 1.0 (a JACK
-    /// recorder's inputs are separate sources, as `ChannelWeighting` assumes for a file that
-    /// names no positions), offered frames by writers whose own rings hold `writerFrames`;
-    /// every reading queued for `takeReadings` when `keepsReadings`. Nil if libebur128
-    /// refuses the channels or the rate.
+    /// An analysis of `channels` inputs at `sampleRate`, each weighted 1.0 (a JACK recorder's
+    /// inputs are separate sources), fed by writers whose own rings hold `writerFrames`. Nil if
+    /// libebur128 refuses the channels or the rate.
     public init?(channels: Int, sampleRate: Int, writerFrames: Int, keepsReadings: Bool, messages: MessageQueue) {
         let weighting = ChannelWeighting(channels: channels, positions: nil)
         guard sampleRate >= Self.readingsPerSecond,

@@ -1,17 +1,12 @@
 import Synchronization
 
-/// Which of jackwave's own outputs each input records, when one of its outputs is
-/// connected to one of its inputs (`--port jackwave:out_1`, or wired so in qjackctl).
+/// Which of jackwave's own outputs each input records, when an output is connected to an
+/// input (`--port jackwave:out_1`). Servers disagree on such a self-connection (jackd hands
+/// over the previous cycle's buffer, PipeWire silence), so the callback takes the audio from
+/// the block the tone has just rendered: the output's own, same-cycle audio on every server.
 ///
-/// Servers disagree on such a self-connection: jackd hands the input the output's buffer
-/// of the cycle before, PipeWire hands it silence. So jackwave takes that audio inside the
-/// callback, from the block the tone has just rendered, the same on every server: an input
-/// fed so records exactly what the output plays, in the same cycle.
-///
-/// One atomic per input, set by the main thread as connections are made and broken, read
-/// by the callback each cycle (relaxed: each is one independent value, and no other memory
-/// is published with it; a change takes effect within a cycle or two, as a JACK connection
-/// does). Allocated before activation, so the callback only loads.
+/// One atomic per input, stored by the main thread as connections change, loaded by the
+/// callback each cycle: relaxed, as each is one independent value publishing no other memory.
 public final class OwnOutputFeeds: @unchecked Sendable {
     /// Inputs covered.
     public let inputs: Int

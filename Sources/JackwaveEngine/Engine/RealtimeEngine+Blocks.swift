@@ -1,13 +1,10 @@
 import JackwaveDSP
 
 extension RealtimeEngine {
-    /// Publishes this block's record for the take logic: the loudest input's peak (the ones
-    /// `pushAudio` measured, in `peakScratch`, or measured here) and the transport state.
-    ///
-    /// Published after the block's audio (both commits `.releasing`): a writer that sees the
-    /// record (`.acquiring`) sees the audio it covers, so it never takes audio ahead of its
-    /// record. A full ring loses the record; `pushAudio` has then dropped the audio as well,
-    /// and the writer fills the gap with silence that no take logic hears.
+    /// Publishes this block's record for the take logic: the loudest input's peak and the
+    /// transport state. After the block's audio (both commits `.releasing`), so a writer that
+    /// sees the record (`.acquiring`) sees its audio. A full ring loses the record, but
+    /// `pushAudio` has then dropped the audio too, and the writer fills that gap with silence.
     @inline(__always)
     func pushBlock(_ ring: SPSCRing<BlockRecord>, startFrame: Int64, frames: Int, alreadyMeasured: Bool) {
         let region = ring.writableRegions(upTo: 1)

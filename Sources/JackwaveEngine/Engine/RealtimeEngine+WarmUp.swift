@@ -2,12 +2,9 @@ import JackwaveRunSupport
 
 extension RealtimeEngine {
     /// Runs every path of the callback's code once, off the realtime thread, on a small
-    /// throwaway engine shaped like `configuration`: recording and metering in one pass, a
-    /// full audio ring (a drop, then its publication), a full level ring, the tone (steady
-    /// and not) and its stop. Swift instantiates generic metadata and caches protocol
-    /// conformances on first use, under a lock and with allocation; doing it here, before
-    /// `jack_activate`, keeps it out of the callback (an unoptimized build needs this most;
-    /// the realtime-safety test checks both builds).
+    /// throwaway engine shaped like `configuration`. Swift instantiates generic metadata and
+    /// caches conformances on first use, under a lock and with allocation; doing it here, before
+    /// `jack_activate`, keeps that out of the callback (above all in an unoptimized build).
     public static func warmUp(like configuration: EngineConfiguration, sampleRate: Int) {
         let frames = 64
         var small = configuration

@@ -3,11 +3,9 @@ import JackwaveDSP
 import JackwaveRunSupport
 
 /// The realtime half of jackwave: everything the JACK process callback touches, allocated
-/// and touched before activation, reached from the callback through one opaque pointer.
-///
-/// All stored properties are `let`: the callback mutates only memory behind them that is
-/// its own (`state`, `peakScratch`, the port-buffer lists) and the rings and atomics, which
-/// are built for it.
+/// and touched before activation and reached through one opaque pointer. Every stored
+/// property is `let`: the callback mutates only memory behind them that is its own
+/// (`state`, `peakScratch`, the port-buffer lists) and the rings and atomics built for it.
 public final class RealtimeEngine: @unchecked Sendable {
     public let configuration: EngineConfiguration
     public let signals: EngineSignals
@@ -42,9 +40,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// only fills if the writer is stalled through hundreds of separate gaps.
     static let dropRingCapacity = 1024
 
-    /// Builds the engine for already registered ports (`inputs` and `outputs` as many as
-    /// the configuration says) at the server's sample rate. Offline drivers (benchmarks,
-    /// tests) pass no ports and call `process(inputs:outputs:frames:)`.
+    /// Builds the engine for already registered ports at the server's sample rate. Offline
+    /// drivers (benchmarks, tests) pass no ports and call `process(inputs:outputs:frames:)`.
     public init(configuration: EngineConfiguration, inputs: [JackPort], outputs: [JackPort],
                 sampleRate: Int, signals: EngineSignals, client: JackClient? = nil) {
         precondition(inputs.isEmpty || inputs.count == configuration.inputs)
@@ -144,9 +141,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         processBlock(frames: n)
     }
 
-    /// Counts the frames between the end of the last cycle and the start of this one, by the
-    /// server's frame clock: frames the server ran without us (PipeWire skips a client that
-    /// is late rather than wait for it). Counted once the run has started, never invented.
+    /// Counts the frames the server ran without us since the last cycle (`CycleClock`), once
+    /// the run has started.
     @inline(__always)
     func checkCycleStart(_ start: jack_nframes_t, frames: jack_nframes_t) {
         let skipped = state.pointee.cycleClock.advance(start: start, frames: frames)
@@ -161,9 +157,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         processBlock(frames: n)
     }
 
-    /// Points the engine at caller-owned buffers (`configuration.inputs` and `.outputs` of
-    /// them) for `processBound(frames:)`: the part of a cycle that stands for gathering
-    /// JACK's port buffers, done once, so that a benchmark times only the block processing.
+    /// Points the engine at caller-owned buffers for `processBound(frames:)`, once, so that a
+    /// benchmark times only the block processing.
     public func bind(inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
         inputBuffers.update(from: inputs, count: configuration.inputs)
         outputBuffers.update(from: outputs, count: configuration.outputs)

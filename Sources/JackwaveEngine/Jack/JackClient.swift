@@ -35,11 +35,9 @@ public final class JackClient {
         name = String(cString: jack_get_client_name(opened))
     }
 
-    /// `jack_client_close` on a helper thread, waiting at most `timeout` seconds; false if
-    /// it had not returned by then. libjack 1.9.21 can deadlock inside it (seen when several
-    /// clients with hundreds of ports close at once: the main thread waits for a libjack lock
-    /// forever). Call it when nothing else is left to do: the files are final, and the server
-    /// drops a client whose process ends.
+    /// `jack_client_close` on a helper thread, waiting at most `timeout` seconds; false if it had
+    /// not returned. libjack 1.9.21 can deadlock inside it (several clients with hundreds of
+    /// ports closing at once), so call it last: the server drops a client whose process ends.
     public func close(timeout: Double) -> Bool {
         let done = DispatchSemaphore(value: 0)
         let handle = UncheckedSendable(self.handle)
@@ -54,9 +52,8 @@ public final class JackClient {
     /// ("3.0.0.0 (using PipeWire 0.3.65)").
     public static var libraryVersion: String { String(cString: jack_get_version_string()) }
 
-    /// Whether the libjack in use is PipeWire's. Compared as UTF-8 bytes: `String.contains`
-    /// of a string comes from _StringProcessing, whose ~400 KiB of code every recording
-    /// would page in for this one test (BENCHMARKS.md, footprint).
+    /// Whether the libjack in use is PipeWire's. Compared as UTF-8 bytes: `String.contains` would
+    /// page in _StringProcessing for this one test (BENCHMARKS.md, footprint).
     public static var isPipeWire: Bool {
         let version = Array(libraryVersion.utf8), name = Array("PipeWire".utf8)
         guard version.count >= name.count else { return false }
@@ -87,12 +84,10 @@ public final class JackClient {
         guard jack_set_process_callback(handle, callback, context) == 0 else { throw .callbackRejected("process") }
     }
 
-    /// `jack_client_thread_id`, then `pthread_setname_np` on that thread (through
-    /// `CGlibcExtras`): names the process thread for `top -H` and perf. Call after
-    /// `activate`, from another thread: the realtime thread itself never makes the system
-    /// call. Nothing is renamed when libjack names no thread of its own (0, or the calling
-    /// thread, as a JACK implementation without a process thread of its own may answer):
-    /// the main thread's name is the process's, which `pidof` and `killall` go by.
+    /// `jack_client_thread_id`, then `pthread_setname_np` (`CGlibcExtras`): names the process
+    /// thread for `top -H` and perf. Call after `activate`, from another thread, so the realtime
+    /// thread makes no syscall. When libjack names no thread of its own (0, or the calling
+    /// thread), nothing is renamed: the main thread's name is what `pidof` goes by.
     public func nameProcessThread(_ name: String) {
         let thread = UInt(jack_client_thread_id(handle))
         guard thread != 0 && thread != jackwave_this_thread() else { return }

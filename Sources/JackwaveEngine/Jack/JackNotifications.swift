@@ -3,20 +3,15 @@ import Glibc
 import JackwaveRunSupport
 import Synchronization
 
-/// JACK's notifications (xruns, shutdown, rate changes, port connections and registrations),
-/// turned into counters and flags in `EngineSignals`, lines in a `MessageQueue`, and port ids
-/// for the main thread.
+/// JACK's notifications (xruns, shutdown, rate changes, connections, registrations) turned
+/// into counters and flags in `EngineSignals`, lines in a `MessageQueue`, and port ids.
 ///
-/// The callbacks never call back into libjack: a notification that did (to name a port)
-/// could wait on a lock that `jack_client_close` on the main thread holds while it waits
-/// for the notification thread. Connections are queued as port ids and named by the main
-/// thread (`reportConnections`); after `quiet()`, connections are no longer queued. Port
-/// registrations are queued the same way (`takeRegistrations`): a registered port as its id,
-/// for the main thread to name; an unregistered one is not queued, since a port that is gone
-/// can no longer be named (`SourceReconnector` asks the graph each pass instead).
-/// The shutdown callback may run on the process thread (JACK2 calls it from there when the
-/// server vanishes mid-cycle), so it only copies the reason into storage allocated here
-/// and sets a flag: no allocation, no lock.
+/// The callbacks never call back into libjack: one that did (to name a port) could wait on a
+/// lock that `jack_client_close` holds while it waits for the notification thread. So
+/// connections and registrations are queued as port ids for the main thread to name
+/// (`reportConnections`, `takeRegistrations`); a port that is gone cannot be named and is not
+/// queued. The shutdown callback may run on the process thread (JACK2, when the server
+/// vanishes mid-cycle), so it only copies the reason into storage allocated here and sets a flag.
 public final class JackNotifications: @unchecked Sendable {
     public let signals: EngineSignals
     public let messages: MessageQueue

@@ -1,21 +1,15 @@
 import CJack
 import Synchronization
 
-/// Follows the capture latency of jackwave's inputs: read once at a connection's start
-/// (`read`), and again after every latency callback (JACK calls it when a connection or a
-/// port's declared latency changes, `jack_set_latency_callback`).
+/// Follows the capture latency of jackwave's inputs: read at a connection's start (`read`)
+/// and again after every latency callback (`jack_set_latency_callback`).
 ///
-/// An input's latency is what its sources declare (`jack_port_get_latency_range` of each
-/// port connected to it, `JackCaptureLatency`), spanning their ranges as JACK's own rule
-/// for an input does. Read from the sources rather than from the input itself: the input's
-/// own range is filled in by libjack as it runs this client's latency callback, which comes
-/// a moment after `jack_connect` returns, so a read at frame 0 could still find 0 there.
-///
-/// The callback only counts (an atomic), on JACK's notification thread: the main thread,
-/// polling as it does for other notifications, reads the new ranges when the count moved
-/// (`readIfChanged`), so the callback neither allocates nor calls back into libjack (see
-/// `JackNotifications`). Installing it is separate from `JackNotifications.install`: a client
-/// has one latency callback, and this is it.
+/// An input's latency is the span of what its sources declare (`JackCaptureLatency`), read
+/// from the sources, not the input: libjack fills in the input's own range only when it runs
+/// this client's latency callback, a moment after `jack_connect` returns. The callback only
+/// counts, on the notification thread, and the main thread reads the new ranges when the
+/// count moved (`readIfChanged`): no allocation, no call into libjack. A client has one
+/// latency callback, so this one is installed apart from `JackNotifications.install`.
 public final class LatencyWatch: @unchecked Sendable {
     public let client: JackClient
     public let inputs: [JackPort]

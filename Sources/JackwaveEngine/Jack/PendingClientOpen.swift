@@ -3,12 +3,10 @@ import Dispatch
 import JackwaveRunSupport
 import Synchronization
 
-/// `jack_client_open` on a thread of its own, which the caller polls: a server that is
-/// still shutting down can take the connection and not answer for a long time, and a run
-/// waiting for its server (`--reconnect`) must go on answering OSC and taking Ctrl-C
-/// meanwhile. One attempt at a time: while it hangs no other starts, so a libjack that
-/// never returns costs one thread, not one per poll. An attempt given up (`abandon`) closes
-/// the client itself if it opens after all, so that no stray client keeps the run's name.
+/// `jack_client_open` on a thread of its own, which the caller polls: a server still shutting
+/// down can take the connection and not answer for long, and a run waiting for its server
+/// must go on answering OSC and Ctrl-C. One attempt at a time, so a libjack that never returns
+/// costs one thread; an abandoned attempt closes its client if it opens after all.
 public final class PendingClientOpen: @unchecked Sendable {
     private enum State {
         case opening

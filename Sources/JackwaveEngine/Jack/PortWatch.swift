@@ -1,16 +1,12 @@
 /// Remakes a recording's connections when the source ports it records come back: a network
-/// link's client that restarts (JackTrip, zita-n2j, jack_netsource) takes its ports away and
-/// registers them again under the same names, while the server stays.
+/// link's client that restarts (JackTrip, zita-n2j, jack_netsource) registers its ports
+/// again under the same names while the server stays.
 ///
-/// Decided behaviour (issue 23): an input whose planned source *port* vanished (unregistered)
-/// is connected to it again as soon as a port of the same full name is registered. The
-/// recording goes on throughout (the input delivers silence while nothing is connected, and
-/// the disconnection and the reconnection are both reported). Nothing else is touched: a
-/// connection the user broke while the port stayed (qjackctl) is left broken, a port that
-/// comes back under another name is not guessed at, and no glob is matched again (the inputs
-/// are fixed for a run). Pure bookkeeping: the caller feeds it port registrations (names, on
-/// the main thread) and makes the connections it returns (`JackClient.connect`); in a run,
-/// `SourceReconnector` does.
+/// An input whose planned source port vanished is connected again as soon as a port of the
+/// same full name is registered; the recording goes on, silent meanwhile. Nothing else is
+/// touched: a connection the user broke stays broken, no port under another name is guessed
+/// at, no glob is matched again. Pure bookkeeping: `SourceReconnector` feeds it registrations
+/// and makes the connections it returns.
 public struct PortWatch: Sendable {
     /// What the caller does (or says) after a registration change.
     public enum Action: Equatable, Sendable {
@@ -42,12 +38,10 @@ public struct PortWatch: Sendable {
             .flatMap { portChanged($0, registered: false) }
     }
 
-    /// A port called `name` was registered; `isConnected(source, input)` says whether a
-    /// planned connection holds now. A source that vanished is reconnected. One that had not
-    /// been seen to vanish but whose planned connection no longer holds went and came back
-    /// between two looks (a client that restarts within a pass of the main loop): it is told
-    /// as both. One whose connections hold is left alone (a notification for a port already
-    /// known, as a server may send while a client starts).
+    /// A port called `name` was registered; `isConnected(source, input)` says whether a planned
+    /// connection holds now. A vanished source is reconnected; one not seen to vanish whose
+    /// connection no longer holds went and came back between two looks, and is told as both;
+    /// one whose connections hold is left alone (a repeated notification).
     public mutating func portRegistered(_ name: String, isConnected: (String, String) -> Bool) -> [Action] {
         if missing.contains(name) { return portChanged(name, registered: true) }
         let broken = plan.filter { $0.source == name && !isConnected($0.source, $0.input) }

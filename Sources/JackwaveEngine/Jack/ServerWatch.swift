@@ -1,13 +1,10 @@
 import FoundationEssentials
 import Glibc
 
-/// Watches, from the main loop, that the server still runs our callback.
-///
-/// jackd says when it goes (the shutdown callback). PipeWire's libjack does not: its
-/// cycles stop and nothing is said. So when no cycle has come for `probeAfter` seconds,
-/// a PipeWire server's socket is tried; if nothing listens there, the server is gone. Any
-/// server silent for `reportAfter` seconds is reported once per silence, and never stops a
-/// run on that alone (a suspended laptop, a stopped server, may come back).
+/// Watches, from the main loop, that the server still runs our callback. jackd says when it
+/// goes; PipeWire's libjack does not (its cycles just stop), so after `probeAfter` seconds
+/// without a cycle a PipeWire server's socket is tried. A server silent for `reportAfter`
+/// seconds is reported once per silence, and never stops a run on that alone.
 package struct ServerWatch {
     /// Long enough for any period (8192 frames at 44.1 kHz is 0.19 s) and a period change,
     /// short enough that a dead PipeWire ends a take within the promised second.

@@ -1,15 +1,11 @@
 import Glibc
 import JackwaveRunSupport
 
-/// Remakes a connection's planned source connections when their ports come back (a network
-/// link's client restarting while the server stays): `PortWatch`'s rule, fed by the port
-/// registrations `JackNotifications` queues, acted on with `JackClient.connect`. It says each
-/// source that goes and comes back (a line, and `source_gone` / `source_back` events); the
-/// input records silence in between, and the recording goes on.
-///
-/// Main thread only (`poll`, from the turn's main loop): libjack is asked here, never from
-/// the notification thread. Registrations queued before the planned connections were made
-/// (`begin`) are dropped: they are the run's own start.
+/// Remakes a connection's planned source connections when their ports come back:
+/// `PortWatch`'s rule, fed by the registrations `JackNotifications` queues, acted on with
+/// `JackClient.connect`, each going and coming said (a line, `source_gone` and `source_back`
+/// events). Main thread only: libjack is asked here, never from the notification thread.
+/// Registrations queued before `begin` are the run's own start, and are dropped.
 package final class SourceReconnector {
     let client: JackClient
     let notifications: JackNotifications
@@ -42,14 +38,10 @@ package final class SourceReconnector {
         watching = true
     }
 
-    /// Acts on the registrations since the last pass: sources gone are said, sources back
-    /// are connected again and said.
-    ///
-    /// Every pass asks the graph, not only a pass after a notification: JACK2 tells of a
-    /// port's (un)registration before the graph clients read shows it (the graph is switched
-    /// at the next cycle, late on a loaded machine), so a look made on the notification alone
-    /// can still find a vanished port, or not yet find one that is back, and no second
-    /// notification comes. One `jack_port_by_name` a planned source a pass: no server round trip.
+    /// Acts on the registrations since the last pass: sources gone are said, sources back are
+    /// connected again and said. Every pass asks the graph (one `jack_port_by_name` a source, no
+    /// server round trip): JACK2 tells of a registration before the graph shows it, so a look
+    /// made on the notification alone can miss it, and no second notification comes.
     package func poll() {
         guard watching, !watch.plan.isEmpty else { return }
         let registered = notifications.takeRegistrations()

@@ -1,13 +1,11 @@
 import JackwaveRunSupport
 
 extension MeasureEngine {
-    /// Runs every path of the callback's code once, off the realtime thread, on a small
-    /// throwaway engine with `outputs` outputs and `inputs` inputs: before the start
-    /// (silence), playing and capturing (an input fed by an output among them), the
-    /// programme's end within a block, and after it. Swift instantiates generic metadata and
-    /// caches conformances on first use, under a lock and with allocation; doing it here,
-    /// before `jack_activate`, keeps that out of the callback (the realtime-safety test
-    /// checks the debug build too).
+    /// Runs every path of the callback's code once, off the realtime thread, on a small throwaway
+    /// engine: before the start, playing and capturing (a self-fed input among them), the
+    /// programme's end within a block, and after. Swift instantiates generic metadata on first
+    /// use, under a lock and with allocation; doing it before `jack_activate` keeps that out of
+    /// the callback.
     public static func warmUp(outputs: Int, inputs: Int) {
         let block = 64
         let programme = [[Float]](repeating: [Float](repeating: 0.25, count: block * 2 + block / 2), count: outputs)

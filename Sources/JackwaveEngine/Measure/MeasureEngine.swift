@@ -3,17 +3,12 @@ import JackwaveDSP
 import JackwaveRunSupport
 import Synchronization
 
-/// The realtime half of `jackwave measure`: it plays a programme computed beforehand and
-/// records every input into memory, frame for frame with it.
-///
-/// Everything the callback touches is allocated, filled and touched before `jack_activate`:
-/// the programme and the capture are `PinnedMemory` (populated and locked mappings), the
-/// port lists and the state are allocated in `init`. Each cycle it copies the programme's
-/// next frames to the outputs (silence once it has played), then each input's buffer into
-/// the capture at the same position, so that capture frame n is what arrived in the cycle
-/// that played programme frame n. An input connected to one of jackwave's own outputs
-/// records that output's block of the same cycle (`OwnOutputFeeds`, as for a recording):
-/// the direct patch's latency is then exactly 0 on every server.
+/// The realtime half of `jackwave measure`: plays a programme computed beforehand and records
+/// every input into memory frame for frame with it, so capture frame n is what arrived in the
+/// cycle that played programme frame n. All the callback touches is allocated and touched
+/// before `jack_activate` (programme and capture in `PinnedMemory`). An input fed by one of
+/// jackwave's own outputs records that output's block of the same cycle (`OwnOutputFeeds`),
+/// so a direct patch's latency is exactly 0 on every server.
 public final class MeasureEngine: @unchecked Sendable {
     public let outputs: Int
     public let inputs: Int

@@ -5,11 +5,8 @@ import JackwaveRunSupport
 import JackwaveVocabulary
 
 /// One measurement's run on an open client with registered ports: activation, connections,
-/// the programme played and captured, what JACK declares for the paths, deactivation.
-///
-/// The engine (the programme, the capture) is built in `init`, warmed up, before any
-/// `jack_activate`. A run whose cycles the server skipped (a gap in its frame clock
-/// between two of jackwave's cycles: PipeWire's way with a late client) heard a broken
+/// the programme played and captured, the paths' declared latencies, deactivation. A run
+/// whose cycles the server skipped (PipeWire's way with a late client) heard a broken
 /// programme, so it is played again, up to `attempts` times in all, and each time said.
 public final class MeasureSession {
     public let client: JackClient

@@ -1,17 +1,10 @@
-/// Where `--split-every` cuts, on the wall clock: the instants at which the local clock (or
-/// UTC, `--utc`) shows a whole multiple of the period since midnight.
+/// Where `--split-every` cuts on the wall clock: the instants at which the local clock (or
+/// UTC) shows a whole multiple of the period since midnight.
 ///
-/// A change of UTC offset (daylight saving time) is no step of time, only of what the clock
-/// shows, and is decided here, by what the clock shows:
-/// - **forward** (02:00 CET becomes 03:00 CEST): the instant of the jump is a boundary when
-///   the clock skips over a multiple (or lands on one); the hour that never shows has no piece.
-///   Every piece is still one hour of audio.
-/// - **back** (03:00 CEST becomes 02:00 CET): the clock shows 02:00 twice, and each time is a
-///   boundary: two pieces of one hour each, both named 02:00 (a name pattern with `%z` or `%Z`
-///   tells them apart; without it the second gets a suffix, see `ExclusiveFile`).
-/// - `1d` pieces run from local midnight to local midnight: 23 or 25 hours on those days.
-/// Offsets of half or quarter hours (India, Nepal; Lord Howe's half-hour DST) are followed the
-/// same way: an hourly piece starts when the local clock shows :00.
+/// A change of UTC offset is decided by what the clock shows. Jumping forward over a multiple
+/// (or onto one) is a boundary, and the hour that never shows has no piece; falling back
+/// shows 02:00 twice, so two pieces are named alike (`ExclusiveFile` suffixes the second
+/// unless the pattern has `%z` or `%Z`). `1d` pieces are 23 or 25 hours on those days.
 public struct ClockBoundaries: Sendable {
     public let period: ClockPeriod
     public let zone: any TimeZoneRules

@@ -1,12 +1,7 @@
-/// How a recording on the wall clock (`--split-every`) names its files: each from the time
-/// of its first frame (a boundary's exact time for a piece cut there), through a
-/// `NamePattern`, under the folder of `--record`'s path.
-///
-/// Without `--name-pattern` the pattern is `--record`'s name with the date and time in it:
-/// `--record /srv/air/air.flac` names `/srv/air/air-20250314-140000.flac`. The pattern's
-/// folders are made as needed, and a name that exists gets a suffix (`ExclusiveFile`): no
-/// file is ever overwritten. Beside it, `FileNaming` still says whether files are taken per
-/// take, and numbers the pictures and companions of numbered runs.
+/// How a recording on the wall clock (`--split-every`) names its files: from the time each
+/// piece is named after, through a `NamePattern`, under `--record`'s folder. The default
+/// pattern is `--record`'s name with the date and time (`air-20250314-140000.flac`). A name
+/// that exists gets a suffix (`ExclusiveFile`): nothing is ever overwritten.
 public struct ClockNaming: Sendable, Equatable {
     /// The folder the pattern's paths are relative to ("" for the working directory).
     public let folder: String
@@ -51,11 +46,9 @@ public struct ClockNaming: Sendable, Equatable {
         pattern.path(for: instant, zone: zone)
     }
 
-    /// `other` (a picture's path) for the file at `relativePath`: `other`'s stem, then the
-    /// file's name without its extension (folders joined with `-`; without a pattern, what
-    /// follows `--record`'s stem), then `other`'s extension: `--plot pics/air.png` for
-    /// `2025-03-14/1400.flac` is `pics/air-2025-03-14-1400.png`, and for `air-20250314-140000.flac`
-    /// `pics/air-20250314-140000.png`.
+    /// `other` (a picture's path) for the file at `relativePath`: `other`'s stem, the file's name
+    /// with its folders joined by `-` (less the default pattern's stem), `other`'s extension.
+    /// `pics/air.png` for `2025-03-14/1400.flac` is `pics/air-2025-03-14-1400.png`.
     public func companion(_ other: String, relativePath: String) -> String {
         let (stem, ext) = FileNames.stemAndExtension(other)
         var name = FileNames.stemAndExtension(relativePath).stem.split(separator: "/").joined(separator: "-")

@@ -1,21 +1,10 @@
 import JackwaveVocabulary
 
-/// `--name-pattern '%Y-%m-%d/%H%M.flac'`: a piece's path from the wall-clock time it is named
-/// after (`ClockPiece.named`), relative to the recording's folder, strftime-like:
-///
-/// | | |
-/// |---|---|
-/// | `%Y` `%y` | year (2025, 25) |
-/// | `%m` `%d` `%j` | month, day of the month, day of the year (001–366) |
-/// | `%H` `%M` `%S` | hour (00–23), minute, second |
-/// | `%u` `%a` | ISO weekday (1 Monday … 7 Sunday), its English abbreviation (Mon) |
-/// | `%z` `%Z` | UTC offset (+0100), zone abbreviation (CET) |
-/// | `%s` | Unix seconds |
-/// | `%%` | a `%` |
-///
+/// `--name-pattern '%Y-%m-%d/%H%M.flac'`: a piece's path, relative to the recording's folder,
+/// from the time it is named after (`ClockPiece.named`), with strftime-like `specifiers`.
 /// Anything else after `%` is refused, as are absolute paths, `..`, empty components and a
-/// name without one of jackwave's sound-file extensions. Times are the local ones of the
-/// zone the cuts follow (UTC with `--utc`), read without the C library's process-wide zone.
+/// name without a sound file's extension. Times are read in the zone the cuts follow,
+/// without the C library's process-wide zone.
 public struct NamePattern: Sendable, Equatable {
     public let text: String
 

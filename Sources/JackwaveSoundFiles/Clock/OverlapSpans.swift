@@ -1,20 +1,8 @@
-/// `--overlap SECONDS`: each piece's file also holds the last SECONDS before its start and
-/// the first SECONDS after its end, so that a programme that crosses a boundary is whole in
-/// one file (rotter's and chronicle's "minutes before and after the hour").
-///
-/// Exactly, with cuts at frames C(k) (piece k's own frames are [C(k), C(k+1)), as without
-/// overlap: the pieces still join sample-exact) and O = round(SECONDS × rate) frames:
-/// - piece k's **file** holds [max(C(k) − O, C(k−1), 0), min(C(k+1) + O, C(k+2), end)):
-///   its own frames, O before, O after, never reaching past a neighbour's far cut;
-/// - the frames **doubled** at cut C(k) are [max(C(k) − O, C(k−1)), min(C(k) + O, C(k+1))):
-///   2 × O frames (fewer next to a piece shorter than O), each in the files of pieces k−1
-///   and k, at the end of the one and the start of the other;
-/// - the first file starts at frame 0 and the last ends with the recording: nothing before
-///   or after the recording is invented.
-/// A frame is in two files at most, except in a piece shorter than 2 × O (only after a
-/// wall-clock step, `WallClockCuts`), which can share frames with both neighbours. A file is
-/// named after its own piece's start (`C(k)`'s time), not after its first frame; its `bext`
-/// time (WAV) is its first frame's. `--overlap` must be at most half the period.
+/// `--overlap SECONDS`: each piece's file also holds O = round(SECONDS × rate) frames before
+/// its start and after its end, so that a programme crossing a boundary is whole in one file.
+/// The pieces themselves still join sample-exact. A file never reaches past a neighbour's far
+/// cut, nor before frame 0 or past the recording's end; it is named after its own piece's
+/// start, and its `bext` time is its first frame's. At most half the period.
 public enum OverlapSpans {
     /// The frames piece `k`'s file holds, for cuts `cuts` (the first is 0; the frames after
     /// the last cut belong to the last piece) and a recording of `end` frames.

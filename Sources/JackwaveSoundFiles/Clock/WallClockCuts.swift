@@ -1,21 +1,9 @@
-/// Where a recording on the wall clock (`--split-every`) cuts its pieces, on the frame clock:
-/// the frame at which each next boundary falls, and what each piece is named after.
-///
-/// **The frame clock is the truth.** Frames are never dropped, doubled or moved to follow the
-/// wall clock: only the frames at which pieces are cut follow it. The wall clock is read now
-/// and then (`observe`: a frame the callback has reached, and the time then) and compared with
-/// the time the frame clock gives that frame:
-/// - within `driftTolerance` (20 ms): nothing changes (reading jitter, a period or so);
-/// - beyond it and under `stepThreshold` (1 s): drift (a sound card's clock runs some ppm off
-///   the system's, ±0.2 s an hour at 50 ppm): the anchor moves to the reading, so the next
-///   cut falls at the wall clock's boundary again. The pieces around it are that much shorter
-///   or longer; none loses or repeats a frame.
-/// - at `stepThreshold` or beyond: a **step** of the wall clock (set by hand, or by NTP
-///   after a long time unsynchronised), returned as a `ClockStep` to report (`clock_step`).
-///   The current piece ends at once (at the observed frame, or the first frame not yet
-///   written), the next is named after the new reading, and boundaries go on from there: a
-///   piece named 14:00 never holds audio the clock called 12:30 or 16:10.
-/// DST is no step: UTC goes on, and `ClockBoundaries` follows what the local clock shows.
+/// Where a recording on the wall clock (`--split-every`) cuts its pieces, on the frame clock.
+/// The frame clock is the truth: no frame is dropped, doubled or moved; only the cuts follow
+/// the wall clock. A reading (`observe`) off by less than `driftTolerance` is jitter; by less
+/// than `stepThreshold`, drift (a sound card's clock runs some ppm off), and the anchor moves;
+/// beyond, a step (`ClockStep`): the piece ends at once and the next is named after the new
+/// reading, so a piece named 14:00 never holds audio the clock called 12:30. DST is no step.
 public struct WallClockCuts: Sendable {
     /// Readings this close to the frame clock's time are taken as agreeing.
     public static let driftTolerance = 0.02

@@ -8,13 +8,10 @@ public struct OscNetwork: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]
     public let prefixLength: Int
 
-    /// Parses `ADDRESS[/BITS]`, BITS in decimal digits; nil if it is not one (a name, a
-    /// prefix past the address's width, `+24`).
-    ///
-    /// An IPv4-mapped network (`::ffff:192.0.2.0/120`) is the IPv4 network it stands for
-    /// (`192.0.2.0/24`): senders are compared as IPv4 once an IPv6 socket's `::ffff:` is
-    /// taken off (`OscSocketAddress`), so as written it would admit nobody. One shorter than
-    /// the mapped range (`/96`) would also take in addresses that are not IPv4: nil.
+    /// Parses `ADDRESS[/BITS]`, BITS in decimal digits; nil if it is not one. An IPv4-mapped
+    /// network (`::ffff:192.0.2.0/120`) becomes the IPv4 one it stands for, as senders are
+    /// compared as IPv4 once `::ffff:` is taken off (`OscSocketAddress`); one shorter than the
+    /// mapped range (`/96`) would take in addresses that are not IPv4: nil.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let first = parts.first, let address = OscSocketAddress(host: String(first), port: 0) else { return nil }

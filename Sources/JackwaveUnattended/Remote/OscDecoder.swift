@@ -12,19 +12,13 @@ public struct OscDecodedMessage: Sendable, Equatable {
     }
 }
 
-/// liblo's decoding of a datagram (a message, or a bundle of them, nested or not) into
-/// messages, without liblo's sockets: `lo_server_dispatch_data` on a server that listens
-/// nowhere anyone can reach.
+/// liblo's decoding of a datagram (a message, or bundles, nested or not) into messages,
+/// without liblo's sockets: `lo_server_dispatch_data` on a server nobody can reach.
 ///
-/// liblo 0.31 binds every UDP server to the wildcard address, and has no call to bind one
-/// address; jackwave therefore owns its sockets (`OscListener`) and hands liblo only the
-/// datagrams of senders it admits. The server liblo needs for dispatching is a UNIX-domain
-/// one, bound in a directory of jackwave's own (`mkdtemp`, mode 0700) that exists for the
-/// decoder's life: nobody else can reach or replace it, and its descriptor is close-on-exec.
-/// Timed bundles are dispatched at once (`lo_server_enable_queue(server, 0, 1)`): liblo holds
-/// nothing for later, whatever time tag a bundle carries.
-///
-/// One thread at a time (the listener's, or a fuzzer's).
+/// liblo 0.31 binds every UDP server to the wildcard address, so jackwave owns its sockets
+/// (`OscListener`) and hands liblo only the datagrams of senders it admits. The server liblo
+/// needs is a UNIX-domain one in a directory of jackwave's own (`mkdtemp`, mode 0700). Timed
+/// bundles are dispatched at once: liblo holds nothing for later. One thread at a time.
 public final class OscDecoder {
     private let server: lo_server
     private let directory: String

@@ -5,16 +5,11 @@ import Synchronization
 
 /// `--osc`: jackwave's UDP sockets for Open Sound Control, and the thread that reads them.
 ///
-/// Sockets of its own (close-on-exec, non-blocking), bound to exactly the addresses asked
-/// for (`OscBinding`: loopback unless told otherwise); liblo only decodes (`OscDecoder`).
-/// Each datagram's sender is checked first (`OscAllowList`): a sender not admitted is
-/// counted and dropped undecoded. An admitted datagram's messages go to a bounded inbox
-/// (`OscInbox`), which the main loop drains (`RemoteControl.pump`), whatever state the run
-/// is in: nothing here touches the run. A datagram that does not fit the 64 KiB buffer, or
-/// that liblo refuses, is counted as malformed.
-///
-/// Create it while SIGINT and SIGTERM are held on the calling thread (`SignalTrap`), so that
-/// its thread inherits them blocked.
+/// Its own sockets, bound to exactly the addresses asked for (`OscBinding`); liblo only
+/// decodes (`OscDecoder`). A sender not admitted (`OscAllowList`) is counted and dropped
+/// undecoded; admitted messages go to a bounded inbox (`OscInbox`) that the main loop drains,
+/// so nothing here touches the run. Create it while SIGINT and SIGTERM are held on the
+/// calling thread (`SignalTrap`), so that its thread inherits them blocked.
 public final class OscListener: @unchecked Sendable {
     /// Where it listens, with the port the system chose if 0 was asked for.
     public let binding: OscBinding

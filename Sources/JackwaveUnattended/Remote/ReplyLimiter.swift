@@ -1,7 +1,7 @@
-/// How many OSC replies jackwave sends: a token bucket, `burst` at once and `perSecond` after
-/// that. A reply goes to the address a datagram claims to come from, which UDP does not
-/// check: without a bound, one 64 KB bundle of `/jackwave/status` brought back about 2,300
-/// replies to whoever the sender claimed to be. Replies past the bound are counted, not sent.
+/// How many OSC replies jackwave sends: a token bucket, `burst` at once and `perSecond` after.
+/// A reply goes to the address a datagram claims, which UDP does not check: unbounded, one
+/// forged bundle would bring thousands of replies down on whoever it names. Replies past the
+/// bound are counted, not sent.
 public struct ReplyLimiter: Sendable {
     public let burst: Double
     public let perSecond: Double

@@ -7,14 +7,10 @@ import JackwaveSoundFiles
 import Synchronization
 import JackwaveVocabulary
 
-/// What happens to each file once the writer has finalized it, on a thread of its own so
-/// that the writer never waits: its markers written in as cue points, its picture drawn
-/// (`--plot`), its loudness and its take's measured (`--loudness` with numbered files), and
-/// then, with all that in place, its `--on-close` command queued.
-///
-/// Files are finished one at a time, in the order they were closed. The queue is bounded:
-/// a file that finds it full (a disk or a plot that cannot keep up with one-second pieces)
-/// keeps its audio and is reported, but gets no cues, picture or hook.
+/// What happens to each file once the writer has finalized it, on a thread of its own so that
+/// the writer never waits: cue points, picture (`--plot`), loudness, then its `--on-close`
+/// command. One file at a time, in closing order. The queue is bounded: a file that finds it
+/// full keeps its audio and is reported, but gets no cues, picture or hook.
 package final class FileFinisher: @unchecked Sendable {
     /// One closed file, with the markers that fall in it (number and timeline frame).
     struct Job: Sendable {

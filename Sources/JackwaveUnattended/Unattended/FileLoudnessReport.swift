@@ -6,12 +6,10 @@ import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
 
-/// The loudness of each finished file and of each take, measured from the files themselves
-/// (`--loudness` with numbered files): exactly what `jackwave loudness FILE` says of each,
-/// and of a take's pieces as one programme (their gating and short-term blocks pooled).
-///
-/// On the file finisher's thread, one file at a time, in the order they were closed; a take
-/// is complete when a file of a later take comes, or at the end.
+/// The loudness of each finished file and of each take, measured from the files themselves:
+/// exactly what `jackwave loudness FILE` says, a take's pieces pooled as one programme. On
+/// the file finisher's thread, in closing order; a take is complete when a file of a later
+/// take comes, or at the end.
 struct FileLoudnessReport {
     /// The take being pooled: its number, its blocks, its largest true peak (linear).
     private var take: (number: Int, gating: LoudnessHistogram, shortTerm: LoudnessHistogram, truePeak: Double)?

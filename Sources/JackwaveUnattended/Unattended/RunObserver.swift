@@ -2,13 +2,11 @@ import JackwaveRecording
 import JackwaveRunSupport
 import Synchronization
 
-/// What watches a whole run from outside its connections: it turns the files' openings and
-/// closings (writer thread), the counters in `EngineSignals` and the connection reports
-/// (main thread) into `--events` lines, and hands each finalized file, with the markers that
-/// fall in it, to the file finisher (cues, picture, `--on-close`) and its take to the ledger.
-///
-/// One observer lives for the whole command, across reconnects: `frameBase` carries the
-/// run's timeline from one connection to the next.
+/// What watches a whole run from outside its connections: it turns file openings and
+/// closings, `EngineSignals`' counters and connection reports into `--events` lines, and
+/// hands each finalized file, with its markers, to the file finisher and its take to the
+/// ledger. One observer lives for the whole command: `frameBase` carries the run's timeline
+/// across reconnects.
 public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     public let events: EventLog?
     let finisher: FileFinisher?
