@@ -81,7 +81,8 @@ let package = Package(
         .target(name: "JackwaveAnalysis", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
                                                          "JackwaveLevelStream", "JackwaveLoudness"]),
         /// The live stream to Icecast (libshout, dlopened). No JACK.
-        .target(name: "JackwaveStreaming", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CShout"]),
+        .target(name: "JackwaveStreaming", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CShout",
+                                                          "CGlibcExtras"]),
         /// The recording: the writer, files and pieces, takes, markers, retention; libsoxr for
         /// `--rate`. The writer feeds the analysis and the stream as `FrameSink`s that the
         /// session plugs in, without depending on them. No JACK.

@@ -67,3 +67,8 @@ int jackwave_rename_noreplace(const char *from, const char *to) {
 int jackwave_spawn_close_from(void *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
 }
+
+int jackwave_contains_bytes(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length)
+{
+    return memmem(haystack, length, needle, needle_length) != NULL;
+}

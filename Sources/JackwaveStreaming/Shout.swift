@@ -1,3 +1,4 @@
+import CGlibcExtras
 import CShout
 import Glibc
 import JackwaveVocabulary
@@ -30,12 +31,17 @@ public enum Shout {
     /// when only a stream uses it (BENCHMARKS.md, Start-up).
     public static var installed: Bool {
         let name = JACKWAVE_SHOUT_SONAME
-        if let fd = Optional(open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC)), fd >= 0 {
+        let fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
             defer { close(fd) }
-            var bytes = [UInt8](repeating: 0, count: 1 << 20)
-            let n = read(fd, &bytes, bytes.count)
-            let needle = Array(name.utf8) + [0]
-            if n > 0, bytes[..<n].firstRange(of: needle) != nil { return true }
+            var info = stat()
+            // mmap and memmem: a byte-by-byte search in Swift took 4.5 ms of a 10-ms start.
+            if fstat(fd, &info) == 0, info.st_size > 0, let map = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0),
+               map != MAP_FAILED {
+                defer { munmap(map, Int(info.st_size)) }
+                let found = name.withCString { jackwave_contains_bytes(map, UInt(info.st_size), $0, UInt(strlen($0) + 1)) != 0 }
+                if found { return true }
+            }
         }
         return ["/usr/lib/x86_64-linux-gnu/", "/usr/lib/aarch64-linux-gnu/", "/usr/local/lib/", "/usr/lib/", "/lib/"]
             .contains { access($0 + name, R_OK) == 0 }

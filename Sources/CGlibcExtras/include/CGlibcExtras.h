@@ -56,4 +56,8 @@ int jackwave_rename_noreplace(const char *from, const char *to);
 /// without close-on-exec. `actions` is a `posix_spawn_file_actions_t *`. Returns 0 or errno.
 int jackwave_spawn_close_from(void *actions, int lowest);
 
+/// `memmem`: whether the `needle_length` bytes at `needle` occur in the `length` bytes at
+/// `haystack`. Returns 1 or 0.
+int jackwave_contains_bytes(const void *haystack, unsigned long length, const void *needle, unsigned long needle_length);
+
 #endif
