@@ -182,10 +182,25 @@ public final class SoundFile {
 
     deinit { close() }
 
-    /// `sf_writef_float`: writes `count` interleaved frames; returns frames written.
+    /// The most bytes handed to libsndfile, and so to one `write`, at a time. One `write` of
+    /// megabytes to a journalling file system held up the JACK server's realtime threads: at
+    /// 1024 channels jackd logged about 4000 xruns in 20 s, against about 100 with writes of
+    /// at most 256 KiB (BENCHMARKS.md, "Many channels, memory, and a long run").
+    static let writeBytes = 256 << 10
+
+    /// `sf_writef_float`: writes `count` interleaved frames, `writeBytes` at a time; returns
+    /// the frames written.
     public func write(_ frames: UnsafePointer<Float>, count: Int) -> Int {
         guard let handle else { return 0 }
-        return Int(sf_writef_float(handle, frames, sf_count_t(count)))
+        let step = max(1, Self.writeBytes / max(1, channels * MemoryLayout<Float>.size))
+        var done = 0
+        while done < count {
+            let n = min(step, count - done)
+            let wrote = Int(sf_writef_float(handle, frames + done * channels, sf_count_t(n)))
+            done += wrote
+            if wrote < n { break }
+        }
+        return done
     }
 
     /// Keeps disk space reserved ahead of the end of a file being written (`SpaceReservation`).

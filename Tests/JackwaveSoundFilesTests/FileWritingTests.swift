@@ -29,6 +29,20 @@ struct FileWritingTests {
         #expect(back.timeReference == UInt64((start.secondsSinceLocalMidnight * 48000).rounded()))
     }
 
+    @Test("a write of many wide frames, handed to libsndfile a piece at a time, reads back whole and in order")
+    func wideWriteInPieces() throws {
+        let path = dir + "/wide.wav", channels = 1024, frames = 300   // 1.2 MB: several pieces
+        let samples = (0..<(channels * frames)).map { Float($0 % 65_521) / 65_536 }
+        let file = try SoundFile(writingTo: path, format: try #require(SoundFormat.named("wav")?.formatWord(depth: .float)),
+                                 channels: channels, sampleRate: 48000)
+        #expect(samples.withUnsafeBufferPointer { file.write($0.baseAddress!, count: frames) } == frames)
+        file.close()
+        let back = try SoundFile(readingFrom: path)
+        var read = [Float](repeating: -1, count: channels * frames)
+        #expect(read.withUnsafeMutableBufferPointer { back.read(into: $0.baseAddress!, count: frames) } == frames)
+        #expect(read == samples)
+    }
+
     @Test("a later piece's bext continues the first one's time reference, frame for frame")
     func bextContinues() {
         let start = WallClockTime(seconds: 1_700_000_000, nanoseconds: 999_000_000)
