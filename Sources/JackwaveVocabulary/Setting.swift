@@ -8,11 +8,13 @@ public enum Setting: CaseIterable, Sendable {
     case record, format, bits, rate, split, force, buffer, channels, quality
     case levels, plot, events
     // The station logger
-    case namePattern, overlap, keep, keepSpace, stream, streamCertificateAuthorities, streamQuality, streamPasswordFile
+    case splitEvery, namePattern, overlap, keep, keepSpace, stream, streamCertificateAuthorities, streamQuality, streamPasswordFile
+    // Ports
+    case manual, port, to
     // Takes and tone
-    case preRoll, tone, loudness
+    case preRoll, trigger, transport, stopLevel, stopAfter, takes, tone, loudness
     // Unattended
-    case onEvent, onClose, osc, oscAllow
+    case onEvent, onClose, reconnect, osc, oscAllow
     // `jackwave plot`
     case plotWidth, plotHeight, plotStart, plotEnd
     // Asking rather than running

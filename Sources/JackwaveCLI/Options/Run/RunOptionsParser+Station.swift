@@ -75,19 +75,3 @@ extension RunOptionsParser {
         },
     ])
 }
-
-extension RunOptionsParser {
-    /// Checks between the station logger's options and the others.
-    static func checkStation(_ o: RunOptions) throws(UsageError) {
-        if let period = o.station.splitEvery {
-            if o.recording.splitSeconds != nil { throw UsageError("--split-every and --split exclude each other") }
-            if let overlap = o.station.overlapSeconds, overlap > Double(period.seconds) / 2 {
-                throw UsageError("--overlap \(overlap.plainText) is more than half of --split-every \(period)")
-            }
-        }
-        // Retention deletes earlier files; one file that is never cut has none of its own.
-        if o.station.retention.seconds != nil || o.station.retention.bytes != nil, !o.numbersFiles, !o.armed {
-            throw UsageError("--\(o.station.retention.seconds != nil ? "keep" : "keep-space") needs files that are cut (--split-every, --split, --reconnect, --osc) or takes")
-        }
-    }
-}

@@ -35,22 +35,4 @@ extension RunOptionsParser {
     /// The longest `--pre-roll` the parser takes: an hour. Memory bounds it further, once the
     /// rate and the channels are known (`RunOptions.takeSettings(channels:serverRate:)`).
     static let maximumPreRollSeconds: Double = 3600
-
-    /// The checks between the take options.
-    static func checkTakes(_ o: RunOptions) throws(UsageError) {
-        if o.takes.triggerLevel != nil && o.takes.followTransport {
-            throw UsageError("--trigger and --transport exclude each other")
-        }
-        guard !o.armed else {
-            if let trigger = o.takes.triggerLevel, trigger <= 0 { throw UsageError("--trigger must be above silence") }
-            if let stop = o.takes.stopLevel, let trigger = o.takes.triggerLevel, stop > trigger {
-                throw UsageError("--stop-level must not be above --trigger")
-            }
-            return
-        }
-        for (given, name) in [(o.takes.preRollSeconds > 0, "--pre-roll"), (o.takes.stopAfterSeconds != nil, "--stop-after"),
-                              (o.takes.maximumTakes != nil, "--takes")] where given {
-            throw UsageError("\(name) needs --trigger or --transport")
-        }
-    }
 }

@@ -46,18 +46,3 @@ extension RunOptionsParser {
         },
     ])
 }
-
-extension RunOptionsParser {
-    /// Checks between the unattended options and the others.
-    static func checkUnattended(_ o: RunOptions) throws(UsageError) {
-        if o.unattended.eventsPath == "-" && o.levels.path == "-" {
-            throw UsageError("--events - and --levels - would both write to stdout (send one to a file)")
-        }
-        // A socket that listens on loopback only hears no other machine: the allow-list would
-        // admit nobody, silently. The command that works is said instead.
-        if let binding = o.remote.osc, binding.isLoopbackOnly, let network = o.remote.allowed.first {
-            let port = binding.addresses.first?.port ?? 0
-            throw UsageError("--osc-allow \(network) admits nobody while --osc listens on this machine only; listen where others reach it: --osc 0.0.0.0:\(port) --osc-allow \(network)")
-        }
-    }
-}

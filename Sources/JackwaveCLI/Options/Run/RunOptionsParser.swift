@@ -47,13 +47,11 @@ public enum RunOptionsParser {
     public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
         let (o, given) = try commandLine.parse(arguments, into: RunOptions())
         if o.recording.listFormats { return o }
-        if o.jack.manual && !o.jack.portPatterns.isEmpty { throw UsageError("--manual and --port exclude each other") }
-        if o.jack.manual && !o.tone.toPatterns.isEmpty { throw UsageError("--manual and --to exclude each other") }
-        // Options that only mean something with another: refuse rather than ignore them.
+        // The rules between settings are the run's (`RunOptions.validate`); only what the
+        // command line alone knows is checked here: an option given without the one it needs.
+        try o.validatePorts()
         try commandLine.checkNeeds(given)
-        try checkUnattended(o)
-        try checkStation(o)
-        try checkTakes(o)
+        try o.validate()
         return o
     }
 

@@ -1,0 +1,69 @@
+import JackwaveRunSupport
+import JackwaveVocabulary
+
+/// The rules between a run's settings, checked in one place as soon as they are read, before
+/// anything is touched: settings that exclude each other, and settings that mean nothing
+/// without another (refused rather than ignored). What needs the disk or the server is
+/// checked later (RunOptions+Checks.swift). Each failure names its settings; the command
+/// line spells them.
+extension RunOptions {
+    /// Ports given and none to be connected: checked first, since each port option given
+    /// with `manual` would otherwise be refused for what it needs.
+    public func validatePorts() throws(UsageError) {
+        if jack.manual && !jack.portPatterns.isEmpty { throw UsageError("\(setting: .manual) and \(setting: .port) exclude each other") }
+        if jack.manual && !tone.toPatterns.isEmpty { throw UsageError("\(setting: .manual) and \(setting: .to) exclude each other") }
+    }
+
+    /// Every other rule between settings.
+    public func validate() throws(UsageError) {
+        guard !recording.listFormats else { return }
+        try validatePorts()
+        try validateUnattended()
+        try validateStation()
+        try validateTakes()
+    }
+
+    private func validateUnattended() throws(UsageError) {
+        if unattended.eventsPath == "-" && levels.path == "-" {
+            throw UsageError("\(setting: .events) - and \(setting: .levels) - would both write to stdout (send one to a file)")
+        }
+        // A socket that listens on loopback only hears no other machine: the allow-list would
+        // admit nobody, silently. The command that works is said instead.
+        if let binding = remote.osc, binding.isLoopbackOnly, let network = remote.allowed.first {
+            let port = binding.addresses.first?.port ?? 0
+            throw UsageError("\(setting: .oscAllow) \(network) admits nobody while \(setting: .osc) listens on this machine only; listen where others reach it: \(setting: .osc) 0.0.0.0:\(port) \(setting: .oscAllow) \(network)")
+        }
+    }
+
+    private func validateStation() throws(UsageError) {
+        if let period = station.splitEvery {
+            if recording.splitSeconds != nil { throw UsageError("\(setting: .splitEvery) and \(setting: .split) exclude each other") }
+            if let overlap = station.overlapSeconds, overlap > Double(period.seconds) / 2 {
+                throw UsageError("\(setting: .overlap) \(overlap.plainText) is more than half of \(setting: .splitEvery) \(period)")
+            }
+        }
+        // Retention deletes earlier files; one file that is never cut has none of its own.
+        if station.retention.seconds != nil || station.retention.bytes != nil, !numbersFiles, !armed {
+            let limit: Setting = station.retention.seconds != nil ? .keep : .keepSpace
+            throw UsageError("\(setting: limit) needs files that are cut (\(setting: .splitEvery), \(setting: .split), \(setting: .reconnect), \(setting: .osc)) or takes")
+        }
+    }
+
+    private func validateTakes() throws(UsageError) {
+        if takes.triggerLevel != nil && takes.followTransport {
+            throw UsageError("\(setting: .trigger) and \(setting: .transport) exclude each other")
+        }
+        guard !armed else {
+            if let trigger = takes.triggerLevel, trigger <= 0 { throw UsageError("\(setting: .trigger) must be above silence") }
+            if let stop = takes.stopLevel, let trigger = takes.triggerLevel, stop > trigger {
+                throw UsageError("\(setting: .stopLevel) must not be above \(setting: .trigger)")
+            }
+            return
+        }
+        let unarmed: [(Bool, Setting)] = [(takes.preRollSeconds > 0, .preRoll), (takes.stopAfterSeconds != nil, .stopAfter),
+                                          (takes.maximumTakes != nil, .takes)]
+        for (given, setting) in unarmed where given {
+            throw UsageError("\(setting: setting) needs \(setting: .trigger) or \(setting: .transport)")
+        }
+    }
+}
