@@ -139,7 +139,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
         /// What the test targets share: total statistics and look-ups (a helper never traps).
-        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles"], path: "Tests/JackwaveTestSupport"),
+        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary"], path: "Tests/JackwaveTestSupport"),
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveTestSupport", "JackwaveDSP"]),
         .testTarget(name: "JackwaveVocabularyTests", dependencies: ["JackwaveVocabulary"]),

@@ -407,10 +407,11 @@ struct NetworkLinkEndToEndTests {
         #expect(abs(frequency - 997.5) < 5, "\(frequency) Hz")
         #expect(abs(amplitude - 0.5) < 0.0025, "\(amplitude)")
         #expect(best < -55, "best THD+N \(best) dB in 85-ms windows (median \(thdN) dB)")
-        // zita-n2j declares a capture latency of 0 on its ports: jackwave cannot know the link's.
+        // zita-n2j declares a capture latency of 0 on its ports: jackwave cannot know the link's,
+        // and says nothing of it (only the files' description notes it unknown).
         let ports = try pair.local.tool("/usr/bin/jack_lsp", ["-l", "zn2j:out_1"], server: desk.name)
         #expect(ports.stdout.contains("port capture latency = [ 0 0 ]"), "\(ports.stdout)")
-        #expect(out.stderr.contains("capture latency of in_1: none declared upstream, so unknown"), "\(out.stderr)")
+        #expect(!out.stderr.contains("capture latency"), "\(out.stderr)")
     }
 }
 

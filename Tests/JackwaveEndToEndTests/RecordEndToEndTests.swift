@@ -272,6 +272,6 @@ struct RefusalEndToEndTests {
         let run = try Run.jackwave(["--version"], server: nil)
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("jackwave "))
-        #expect(run.stdout.contains("\nlibshout3 installed (loaded by --stream)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\nlibshout (installed; loaded by --stream)\n"), "\(run.stdout)")
     }
 }

@@ -68,9 +68,9 @@ struct ClockFilesTests {
         write(files, from: 0, count: total)
         #expect(files.close())
         #expect(names() == ["air-20250314-135958.wav", "air-20250314-140000.wav", "air-20250314-150000.wav"])
-        #expect(try TestFiles.frameNumbers(dir + "/air-20250314-135958.wav") == Array(0..<200))
-        #expect(try TestFiles.frameNumbers(dir + "/air-20250314-140000.wav") == Array(200..<(200 + 360_000)))
-        #expect(try TestFiles.frameNumbers(dir + "/air-20250314-150000.wav") == Array((200 + 360_000)..<total))
+        #expect(try frameNumbers(dir + "/air-20250314-135958.wav") == Array(0..<200))
+        #expect(try frameNumbers(dir + "/air-20250314-140000.wav") == Array(200..<(200 + 360_000)))
+        #expect(try frameNumbers(dir + "/air-20250314-150000.wav") == Array((200 + 360_000)..<total))
         #expect(files.framesWritten == Int64(total))
     }
 
@@ -85,8 +85,8 @@ struct ClockFilesTests {
         let list = names()
         #expect(list.count == 2, "\(list)")
         let first = try #require(list.element(at: 0), "\(list)"), second = try #require(list.element(at: 1), "\(list)")
-        #expect(try TestFiles.frameNumbers(dir + "/" + first) == Array(0..<235))
-        #expect(try TestFiles.frameNumbers(dir + "/" + second) == Array(235..<1200))
+        #expect(try frameNumbers(dir + "/" + first) == Array(0..<235))
+        #expect(try frameNumbers(dir + "/" + second) == Array(235..<1200))
         #expect(second == "odd-20250314-140000.wav")
     }
 
@@ -101,7 +101,7 @@ struct ClockFilesTests {
         #expect(files.close())
         #expect(names() == ["2025-03-14/1359.wav", "2025-03-14/1400.wav", "2025-03-14/1400_2.wav"])
         #expect(try String(contentsOfFile: dir + "/2025-03-14/1400.wav", encoding: .utf8) == "someone else's")
-        #expect(try TestFiles.frameNumbers(dir + "/2025-03-14/1400_2.wav") == Array(200..<300))
+        #expect(try frameNumbers(dir + "/2025-03-14/1400_2.wav") == Array(200..<300))
     }
 
     @Test("DST ending: the clock shows 02:00 twice, and each is a boundary (the second 02:00 gets a suffix without %z)")
@@ -114,8 +114,8 @@ struct ClockFilesTests {
         write(files, from: 0, count: total)
         #expect(files.close())
         #expect(names() == ["0159.wav", "0200.wav", "0200_2.wav", "0300.wav"])
-        #expect(try TestFiles.frameNumbers(dir + "/0200.wav") == Array(100..<(100 + 360_000)))
-        #expect(try TestFiles.frameNumbers(dir + "/0200_2.wav") == Array((100 + 360_000)..<(100 + 720_000)))
+        #expect(try frameNumbers(dir + "/0200.wav") == Array(100..<(100 + 360_000)))
+        #expect(try frameNumbers(dir + "/0200_2.wav") == Array((100 + 360_000)..<(100 + 720_000)))
     }
 
     @Test("DST starting: the clock jumps from 02:00 to 03:00; the piece after 01:00 is cut at the jump, named 03:00, and holds an hour")
@@ -127,7 +127,7 @@ struct ClockFilesTests {
         write(files, from: 0, count: (1 + 3600 + 2) * Self.rate)
         #expect(files.close())
         #expect(names() == ["0059CET.wav", "0100CET.wav", "0300CEST.wav"])
-        #expect(try TestFiles.frameNumbers(dir + "/0100CET.wav").count == 360_000)
+        #expect(try frameNumbers(dir + "/0100CET.wav").count == 360_000)
     }
 
     @Test("a step of the wall clock cuts where it was seen, names the next piece after the new time, and loses or repeats no frame")
@@ -145,8 +145,8 @@ struct ClockFilesTests {
         #expect(names() == ["step-20250314-101500.wav", "step-20250314-114502.wav"])
         // Cut at the first frame not yet written when the step was seen (250), named after the
         // new clock's time of it (11:45:02.5).
-        #expect(try TestFiles.frameNumbers(dir + "/step-20250314-101500.wav") == Array(0..<250))
-        #expect(try TestFiles.frameNumbers(dir + "/step-20250314-114502.wav") == Array(250..<500))
+        #expect(try frameNumbers(dir + "/step-20250314-101500.wav") == Array(0..<250))
+        #expect(try frameNumbers(dir + "/step-20250314-114502.wav") == Array(250..<500))
     }
 
     @Test("drift under a second moves the next cut to the wall clock's boundary; the pieces still join")
@@ -159,8 +159,8 @@ struct ClockFilesTests {
         #expect(files.observeClock(frame: 100, reading: WallClockTime(seconds: Self.beforeTwo + 1, nanoseconds: 300_000_000)) == nil)
         write(files, from: 100, count: 200)
         #expect(files.close())
-        #expect(try TestFiles.frameNumbers(dir + "/drift-20250314-135958.wav") == Array(0..<170))
-        #expect(try TestFiles.frameNumbers(dir + "/drift-20250314-140000.wav") == Array(170..<300))
+        #expect(try frameNumbers(dir + "/drift-20250314-135958.wav") == Array(0..<170))
+        #expect(try frameNumbers(dir + "/drift-20250314-140000.wav") == Array(170..<300))
     }
 
     @Test("--overlap: each file holds O frames of each neighbour, never past its far cut, and the own pieces join")
@@ -177,15 +177,15 @@ struct ClockFilesTests {
         #expect(list.count == 4, "\(list)")
         for (k, name) in list.enumerated() {
             let span = OverlapSpans.file(piece: k, cuts: cuts, overlap: 300, end: 2500)
-            #expect(try TestFiles.frameNumbers(dir + "/" + name) == Array(Int(span.lowerBound)..<Int(span.upperBound)), "\(name)")
+            #expect(try frameNumbers(dir + "/" + name) == Array(Int(span.lowerBound)..<Int(span.upperBound)), "\(name)")
         }
         // The first file: its own 200 frames and 300 after; the second: 200 before (all the
         // first piece has), its 1000, 300 after; the last: 300 before and its own 300.
         let first = try #require(list.element(at: 0), "\(list)"), second = try #require(list.element(at: 1), "\(list)")
         let last = try #require(list.element(at: 3), "\(list)")
-        #expect(try TestFiles.frameNumbers(dir + "/" + first).count == 500)
-        #expect(try TestFiles.frameNumbers(dir + "/" + second) == Array(0..<1500))
-        #expect(try TestFiles.frameNumbers(dir + "/" + last) == Array(1900..<2500))
+        #expect(try frameNumbers(dir + "/" + first).count == 500)
+        #expect(try frameNumbers(dir + "/" + second) == Array(0..<1500))
+        #expect(try frameNumbers(dir + "/" + last) == Array(1900..<2500))
         // Frames counted once; each file told with its first frame and end on the timeline.
         #expect(files.framesWritten == 2500)
         #expect(log.lines.withLock { $0 } == [
@@ -212,9 +212,9 @@ struct ClockFilesTests {
         write(files, from: 2250, count: 100)
         #expect(files.endTake())
         #expect(names() == ["take-20250314-135959.wav", "take-20250314-140000.wav", "take-20250314-140020.wav"])
-        #expect(try TestFiles.frameNumbers(dir + "/take-20250314-135959.wav") == Array(150..<200))
-        #expect(try TestFiles.frameNumbers(dir + "/take-20250314-140000.wav") == Array(200..<250))
-        #expect(try TestFiles.frameNumbers(dir + "/take-20250314-140020.wav") == Array(2250..<2350))
+        #expect(try frameNumbers(dir + "/take-20250314-135959.wav") == Array(150..<200))
+        #expect(try frameNumbers(dir + "/take-20250314-140000.wav") == Array(200..<250))
+        #expect(try frameNumbers(dir + "/take-20250314-140020.wav") == Array(2250..<2350))
         #expect(files.files.count == 3)
     }
 }

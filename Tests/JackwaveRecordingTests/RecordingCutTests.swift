@@ -52,8 +52,8 @@ struct RecordingCutTests {
         files.requestCut(atStreamFrame: 1000)
         write(files, from: 0, count: 2500, block: 256)
         #expect(files.close())
-        #expect(try TestFiles.frameNumbers(dir + "/cut-001.wav") == Array(0..<1000))
-        #expect(try TestFiles.frameNumbers(dir + "/cut-002.wav") == Array(1000..<2500))
+        #expect(try frameNumbers(dir + "/cut-001.wav") == Array(0..<1000))
+        #expect(try frameNumbers(dir + "/cut-002.wav") == Array(1000..<2500))
         #expect(log.lines.withLock { $0 } == ["open cut-001.wav 0", "close cut-001.wav 1000 1000 true",
                                              "open cut-002.wav 1000", "close cut-002.wav 1500 2500 true"])
     }
@@ -66,8 +66,8 @@ struct RecordingCutTests {
         files.requestCut(atStreamFrame: 500)
         write(files, from: 700, count: 300, block: 300)
         #expect(files.close())
-        #expect(try TestFiles.frameNumbers(dir + "/late-001.wav") == Array(0..<700))
-        #expect(try TestFiles.frameNumbers(dir + "/late-002.wav") == Array(700..<1000))
+        #expect(try frameNumbers(dir + "/late-001.wav") == Array(0..<700))
+        #expect(try frameNumbers(dir + "/late-002.wav") == Array(700..<1000))
         #expect(messages.drain() == ["split: frame 500 was already written when the cut came to the writer; it cut at frame 700 instead, 200 frames later"])
     }
 
@@ -77,9 +77,9 @@ struct RecordingCutTests {
         files.requestCut(atStreamFrame: 300)
         write(files, from: 0, count: 1500, block: 128)
         #expect(files.close())
-        #expect(try TestFiles.frameNumbers(dir + "/both-001.wav") == Array(0..<300))
-        #expect(try TestFiles.frameNumbers(dir + "/both-002.wav") == Array(300..<1300))
-        #expect(try TestFiles.frameNumbers(dir + "/both-003.wav") == Array(1300..<1500))
+        #expect(try frameNumbers(dir + "/both-001.wav") == Array(0..<300))
+        #expect(try frameNumbers(dir + "/both-002.wav") == Array(300..<1300))
+        #expect(try frameNumbers(dir + "/both-003.wav") == Array(1300..<1500))
     }
 
     @Test("numbered files go on after the highest number that exists, never over an earlier file")
@@ -106,9 +106,9 @@ struct RecordingCutTests {
         #expect(files.startTake() == 2)
         write(files, from: 150, count: 10, block: 10)
         #expect(files.endTake())
-        #expect(try TestFiles.frameNumbers(dir + "/t-001-001.wav") == Array(0..<100))
-        #expect(try TestFiles.frameNumbers(dir + "/t-001-002.wav") == Array(100..<150))
-        #expect(try TestFiles.frameNumbers(dir + "/t-002-001.wav") == Array(150..<160))
+        #expect(try frameNumbers(dir + "/t-001-001.wav") == Array(0..<100))
+        #expect(try frameNumbers(dir + "/t-001-002.wav") == Array(100..<150))
+        #expect(try frameNumbers(dir + "/t-002-001.wav") == Array(150..<160))
         #expect(log.lines.withLock { $0 } == ["open t-001-001.wav 1000", "close t-001-001.wav 100 1100 true",
                                              "open t-001-002.wav 1100", "close t-001-002.wav 50 1150 true",
                                              "open t-002-001.wav 5000", "close t-002-001.wav 10 5010 true"])

@@ -1,6 +1,4 @@
-import JackwaveSoundFiles
-
-/// Sound files the tests make and read back.
+/// Sound files the tests make.
 public enum TestFiles {
     /// The bytes of a 16-bit WAV of `channels` at 48 kHz whose data chunk claims `frames` and
     /// holds `bytes` of zeros: a header that may lie about its data.
@@ -12,14 +10,5 @@ public enum TestFiles {
         let body = Array("WAVEfmt ".utf8) + le32(fmt.count) + fmt + Array("data".utf8) + le32(frames * block)
             + [UInt8](repeating: 0, count: bytes)
         return Array("RIFF".utf8) + le32(body.count) + body
-    }
-
-    /// The frame numbers a mono file holds, where each sample was its frame's number in
-    /// millionths (the recording tests' counting signal); -1 for a NaN or an infinity.
-    public static func frameNumbers(_ path: String) throws -> [Int] {
-        let file = try SoundFile(readingFrom: path)
-        var buffer = [Float](repeating: 0, count: Int(file.frames))
-        _ = buffer.withUnsafeMutableBufferPointer { b in b.baseAddress.map { file.read(into: $0, count: b.count) } }
-        return buffer.map { Int(exactly: ($0 * 1_000_000).rounded()) ?? -1 }
     }
 }

@@ -16,7 +16,7 @@ enum VersionText {
             "libjack \(JackClient.libraryVersion)",
             "libsndfile \(bare(SoundFile.libraryVersion, name: "libsndfile"))",
             "libsoxr \(bare(Resampler.libraryVersion, name: "libsoxr"))",
-            Shout.installed ? "libshout3 installed (loaded by --stream)" : "libshout not found (--stream needs libshout3)",
+            Shout.installed ? "libshout (installed; loaded by --stream)" : "libshout not found (--stream needs libshout3)",
         ].joined(separator: "\n") + "\n"
     }
 
