@@ -138,8 +138,9 @@ let package = Package(
                                                                 "JackwaveRunSupport", "JackwaveLevelStream", "JackwaveSoundFiles"],
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 
-        /// What the test targets share: total statistics and look-ups (a helper never traps).
-        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary"], path: "Tests/JackwaveTestSupport"),
+        /// What the test targets share: servers, processes, sound files read whole, sine fits,
+        /// and total statistics and look-ups (a helper never traps).
+        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles"], path: "Tests/JackwaveTestSupport"),
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveTestSupport", "JackwaveDSP"]),
         .testTarget(name: "JackwaveVocabularyTests", dependencies: ["JackwaveVocabulary"]),

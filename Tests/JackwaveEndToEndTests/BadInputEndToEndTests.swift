@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// Every bad input: one line on stderr, exit code 2, no file created, an existing file

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// The generated shell completions, run in the shells they are for: a file option offers

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// Faults injected for real: a killed recorder, a stalled writer, a file size limit, a full

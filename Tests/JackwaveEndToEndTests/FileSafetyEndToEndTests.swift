@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// Files are created, never hijacked: a link at a target is never followed, a live writer's

@@ -1,5 +1,6 @@
 import CSndfile
 import Foundation
+import JackwaveTestSupport
 import JackwaveSoundFiles
 import Testing
 

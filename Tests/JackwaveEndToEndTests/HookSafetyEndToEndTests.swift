@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `--on-close` hooks cannot hurt the recording, and SIGHUP (a dropped ssh session) ends a

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import JackwaveHost
 import JackwaveSoundFiles
 import JackwaveUnattended

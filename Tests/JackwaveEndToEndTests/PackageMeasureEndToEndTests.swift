@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `$JACKWAVE_DEB`: the package scripts/test built with scripts/package.

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// What PipeWire does that jackd's dummy backend cannot, against a private headless

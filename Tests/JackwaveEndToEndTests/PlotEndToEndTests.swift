@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `--plot` after `--record`: the picture is drawn once the recording is finalized.

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// Proof that jackwave's JACK process callback is realtime-safe, by watching it run.

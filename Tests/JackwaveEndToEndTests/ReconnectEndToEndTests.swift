@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `--reconnect` against a jackd that is stopped and started again under the same name.

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `jackwave --record` against real servers, `jackd -d dummy` and PipeWire (each test on

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import JackwaveDSP
 import Testing
 

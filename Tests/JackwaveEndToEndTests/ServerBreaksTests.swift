@@ -1,3 +1,4 @@
+import JackwaveTestSupport
 import Testing
 
 /// The one allowance the sample-exact checks make on PipeWire when nobody said a cycle was

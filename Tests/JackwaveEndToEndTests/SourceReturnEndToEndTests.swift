@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// A source client that leaves and comes back while the server stays (a network link's

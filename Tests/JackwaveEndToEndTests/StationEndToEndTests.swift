@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// The station logger's parts that run end to end today: compressed archives that survive

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// `--transport`: jackwave records while the JACK transport rolls, driven by a real client

@@ -22,27 +22,36 @@ struct WallClockEndToEndTests {
     /// Each file is the test pattern unbroken, and each begins where the one before ends. A
     /// file longer than `wholeUpTo` frames is checked at its first and last `wholeUpTo / 2`
     /// and by its length (a frame lost or repeated inside would move its end's pattern).
-    /// With `run` (a run on `server`, its stderr and its source), each file is checked as
-    /// `expectPattern` checks a recording: strictly on jackd; on PipeWire allowing for what
-    /// the server itself did to the stream (a skipped cycle said, or whole cycles of silence).
+    /// With `run` (a run on `server`, its stderr and its source), the files laid end to end
+    /// are checked as `expectPattern` checks one recording: strictly on jackd; on PipeWire
+    /// allowing for what the server itself did to the stream (a skipped cycle said, or whole
+    /// cycles of silence), which may fall on a cut as well as inside a piece.
     func expectJoined(_ recordings: [Recording], _ names: [String], wholeUpTo: Int = 1_000_000,
                       run: (server: any TestServer, stderr: String, source: Run.Running)? = nil,
                       sourceLocation: SourceLocation = #_sourceLocation) {
+        if let run {
+            for (i, rec) in recordings.enumerated() where rec.frames == 0 {
+                Issue.record("\(names.element(at: i) ?? "file \(i + 1)") is empty", sourceLocation: sourceLocation)
+            }
+            guard let channels = recordings.first?.channels, recordings.allSatisfy({ $0.channels == channels }) else {
+                Issue.record("no files, or files of different widths: \(names)", sourceLocation: sourceLocation)
+                return
+            }
+            let whole = Recording(channels: channels, samples: recordings.flatMap(\.samples))
+            run.server.expectPattern(whole, stderr: run.stderr, source: run.source, sourceLocation: sourceLocation)
+            return
+        }
         for (i, rec) in recordings.enumerated() {
             let name = names.element(at: i) ?? "file \(i + 1)"
-            if let run {
-                run.server.expectPattern(rec, stderr: run.stderr, source: run.source, sourceLocation: sourceLocation)
-            } else {
-                guard let first = rec.sample(frame: 0, channel: 0) else {
-                    Issue.record("\(name) is empty", sourceLocation: sourceLocation)
-                    continue
-                }
-                let k0 = TestPattern.phase(of: first)
-                let edge = wholeUpTo / 2
-                let checked = rec.frames <= wholeUpTo ? Array(0..<rec.frames) : Array(0..<edge) + Array((rec.frames - edge)..<rec.frames)
-                let mismatch = checked.first { rec[$0, 0] != TestPattern.value(frame: k0 + $0, channel: 0) }
-                #expect(mismatch == nil, "\(name): pattern broken at frame \(mismatch ?? -1)", sourceLocation: sourceLocation)
+            guard let first = rec.sample(frame: 0, channel: 0) else {
+                Issue.record("\(name) is empty", sourceLocation: sourceLocation)
+                continue
             }
+            let k0 = TestPattern.phase(of: first)
+            let edge = wholeUpTo / 2
+            let checked = rec.frames <= wholeUpTo ? Array(0..<rec.frames) : Array(0..<edge) + Array((rec.frames - edge)..<rec.frames)
+            let mismatch = checked.first { rec[$0, 0] != TestPattern.value(frame: k0 + $0, channel: 0) }
+            #expect(mismatch == nil, "\(name): pattern broken at frame \(mismatch ?? -1)", sourceLocation: sourceLocation)
             guard i > 0 else { continue }
             let a = recordings[i - 1]
             // An empty file joins nothing (nil).

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// What `jackwave-testsource --bursts` plays: the pattern at 1/256 of its level (quiet), or
 /// moved 0.25 away from zero (loud). Every sample tells which it is and its pattern frame.

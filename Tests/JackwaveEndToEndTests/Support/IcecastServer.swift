@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// A private Icecast 2 on 127.0.0.1, for the live stream's tests: a config written here (a
 /// port of its own, logs and nothing else in a temporary folder), started, stopped and

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
 /// One run of the combination matrix: which features it turns on, as a level per factor.

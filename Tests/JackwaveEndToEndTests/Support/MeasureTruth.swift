@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// What `jackwave measure` must report for a `TestDevice`, computed independently of it by
 /// numpy and scipy: the FIR's and the biquads' responses with `scipy.signal.freqz`, the

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// The network links between JACK servers that Debian ships, started between the two
 /// machines of a `MachinePair` exactly as a user would start them (the commands are those of

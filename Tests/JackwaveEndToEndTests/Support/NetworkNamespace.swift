@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 import Synchronization
 
 /// Two hosts for the tests, each a network namespace of its own, joined by a veth pair:

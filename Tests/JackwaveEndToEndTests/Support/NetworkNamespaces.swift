@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// Two machines in one box: two network namespaces joined by a veth pair, each with a
 /// private `/dev/shm`, so that each runs JACK servers of its own as a second computer would.

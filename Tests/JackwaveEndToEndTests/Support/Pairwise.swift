@@ -1,3 +1,4 @@
+import JackwaveTestSupport
 /// A pairwise covering set: as few runs as greedy choice finds such that every pair of levels
 /// of every two factors (that the constraints allow together) meets in at least one run.
 ///

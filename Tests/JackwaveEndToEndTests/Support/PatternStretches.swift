@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// The test pattern as a link delivered it: where it holds sample for sample, and what lies
 /// between (glitches: a run of zeros, a skip, a repeat). Computed from the pattern's closed

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// `jackwave-testdevice`: a JACK client standing for a device under test, with parameters the
 /// test sets and knows (see its source's head for the signal chain).

@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveTestSupport
 
 /// A program run in a real terminal: one pane of a private tmux server (own socket, no user
 /// or system configuration), killed when the test lets go of it.

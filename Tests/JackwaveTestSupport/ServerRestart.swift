@@ -5,7 +5,7 @@ import Foundation
 extension TestServer {
     /// Starts this server's process again after it stopped or crashed; returns once clients
     /// see it. The process is the caller's to stop.
-    func startAgain() throws -> Run.Running {
+    public func startAgain() throws -> Run.Running {
         switch self {
         case let jackd as JackServer: try JackServer.startAgain(named: jackd.name)
         case let pipewire as PipeWireServer: try PipeWireServer.startAgain(pipewire)
@@ -18,7 +18,7 @@ extension JackServer {
     /// jackd started again under `name`, as the fixture starts it; returns once clients
     /// see its ports. A server killed before it leaves its slot in JACK's server list,
     /// which a server of the same name reclaims as it starts.
-    static func startAgain(named name: String) throws -> Run.Running {
+    public static func startAgain(named name: String) throws -> Run.Running {
         let process = try Run.start("/usr/bin/jackd", ["-n", name, "-S", "-d", "dummy", "-r", "48000", "-p", "256",
                                                        "-C", "2", "-P", "2"], server: nil)
         let up = waitUntil(timeout: 30, interval: 0.1) {
@@ -35,7 +35,7 @@ extension JackServer {
 extension PipeWireServer {
     /// PipeWire started again in `server`'s runtime directory, at its rate and quantum;
     /// returns once a JACK client reaches it.
-    static func startAgain(_ server: PipeWireServer) throws -> Run.Running {
+    public static func startAgain(_ server: PipeWireServer) throws -> Run.Running {
         let process = try Run.start("/usr/bin/pipewire", [], server: nil, environment: ["XDG_RUNTIME_DIR": server.runtimeDirectory])
         let up = waitUntil(timeout: 30) {
             server.setting("clock.force-rate", "\(server.sampleRate)") && server.setting("clock.force-quantum", "\(server.period)")

@@ -14,14 +14,14 @@ extension ServerKind {
     /// Whether this run's stream may have been broken by the server itself: never on
     /// jackd; on PipeWire when jackwave (`stderr`) or the source said a cycle was skipped,
     /// or an xrun was reported.
-    func brokeStream(stderr: String, source: Run.Running? = nil) -> Bool {
+    public func brokeStream(stderr: String, source: Run.Running? = nil) -> Bool {
         guard self == .pipewire else { return false }
         return Self.xruns(in: stderr) != 0 || stderr.contains("the server skipped")
             || source?.stdoutSoFar.contains("skipped") == true
     }
 
     /// The xruns jackwave's summary line reports (nil without one).
-    static func xruns(in stderr: String) -> Int? {
+    public static func xruns(in stderr: String) -> Int? {
         stderr.firstMatch(of: #/, (\d+) xruns/#).flatMap { Int($0.1) }
     }
 
@@ -30,7 +30,7 @@ extension ServerKind {
     /// itself: it said so (`brokeStream`), or, on PipeWire, the only breaks are whole cycles
     /// of silence (`TestPattern.silentCycles`: PipeWire ran jackwave without the source's
     /// output of a cycle, and neither client can tell). Then the run says so, and passes.
-    func expectPattern(_ rec: Recording, stderr: String, source: Run.Running?, quantum: Int, upTo before: Int? = nil,
+    public func expectPattern(_ rec: Recording, stderr: String, source: Run.Running?, quantum: Int, upTo before: Int? = nil,
                        sourceLocation: SourceLocation = #_sourceLocation) {
         guard !brokeStream(stderr: stderr, source: source) else { return }
         guard rec.frames > 0 else { Issue.record("an empty recording: \(stderr)", sourceLocation: sourceLocation); return }
@@ -46,12 +46,12 @@ extension ServerKind {
 
 extension TestServer {
     /// `ServerKind.brokeStream` for this server.
-    func brokeStream(stderr: String, source: Run.Running? = nil) -> Bool {
+    public func brokeStream(stderr: String, source: Run.Running? = nil) -> Bool {
         kind.brokeStream(stderr: stderr, source: source)
     }
 
     /// `ServerKind.expectPattern` for this server.
-    func expectPattern(_ rec: Recording, stderr: String, source: Run.Running?, upTo before: Int? = nil,
+    public func expectPattern(_ rec: Recording, stderr: String, source: Run.Running?, upTo before: Int? = nil,
                        sourceLocation: SourceLocation = #_sourceLocation) {
         kind.expectPattern(rec, stderr: stderr, source: source, quantum: period, upTo: before, sourceLocation: sourceLocation)
     }

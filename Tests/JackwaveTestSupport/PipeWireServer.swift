@@ -3,14 +3,14 @@ import Foundation
 /// A private headless PipeWire for the end-to-end tests: its own runtime directory, no
 /// device, no session manager, no D-Bus. JACK clients reach it through PipeWire's libjack,
 /// as `pw-jack` runs them: `Run` does that for any `server:` named by `name`.
-final class PipeWireServer: @unchecked Sendable {
+public final class PipeWireServer: @unchecked Sendable {
     /// What tests pass as `server:` (the runtime directory, marked as PipeWire's).
-    let name: String
-    let runtimeDirectory: String
-    let process: Run.Running
+    public let name: String
+    public let runtimeDirectory: String
+    public let process: Run.Running
 
     /// Where Debian puts PipeWire's libjack (what `pw-jack` puts first on the library path).
-    static var libjackDirectory: String? {
+    public static var libjackDirectory: String? {
         let lib = "/usr/lib"
         let arches = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
         return arches.map { "\(lib)/\($0)/pipewire-0.3/jack" }
@@ -18,21 +18,21 @@ final class PipeWireServer: @unchecked Sendable {
     }
 
     /// The runtime directory a `server:` name stands for, if it names a PipeWire server.
-    static func runtimeDirectory(ofServer server: String) -> String? {
+    public static func runtimeDirectory(ofServer server: String) -> String? {
         server.hasPrefix(prefix) ? String(server.dropFirst(prefix.count)) : nil
     }
     private static let prefix = "pipewire:"
 
     /// The rate and quantum it was started with (`setting` may change them later).
-    let sampleRate: Int
-    let period: Int
+    public let sampleRate: Int
+    public let period: Int
     /// The client that gives it physical ports (`PhysicalPortsClient`), if any.
     private(set) var physicalPorts: Run.Running?
 
     /// Starts PipeWire at `rate` with `quantum`-frame cycles and waits until a JACK client
     /// can reach it. `capturePorts` and `playbackPorts` give it physical ports named as
     /// jackd's (`PhysicalPortsClient`); 0 and 0 is a bare headless PipeWire.
-    init(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
+    public init(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
         runtimeDirectory = temporaryDirectory() + "/pipewire-runtime"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -64,7 +64,7 @@ final class PipeWireServer: @unchecked Sendable {
     /// `pw-metadata -n settings 0 KEY VALUE`: changes the graph's clock (`clock.force-rate`,
     /// `clock.force-quantum`) as a user or a session manager would. True if it was accepted.
     @discardableResult
-    func setting(_ key: String, _ value: String) -> Bool {
+    public func setting(_ key: String, _ value: String) -> Bool {
         let out = try? Run.tool("/usr/bin/pw-metadata", ["-n", "settings", "0", key, value], server: nil, timeout: 10,
                                 environment: ["XDG_RUNTIME_DIR": runtimeDirectory])
         return out?.status == 0
@@ -72,7 +72,7 @@ final class PipeWireServer: @unchecked Sendable {
 
     /// Stops PipeWire (SIGTERM, then SIGKILL after 5 s) and waits for it; its physical
     /// ports' client first.
-    func stop() {
+    public func stop() {
         if let client = physicalPorts {
             client.signal(SIGTERM)
             _ = client.finish(timeout: 5)
@@ -84,7 +84,7 @@ final class PipeWireServer: @unchecked Sendable {
     }
 
     /// Kills PipeWire at once, as a crash would.
-    func crash() {
+    public func crash() {
         process.signal(SIGKILL)
         _ = process.finish(timeout: 5)
     }

@@ -8,8 +8,8 @@ import Foundation
 /// dead entries pile up, every new jackd on the machine fails with "Too many servers
 /// already active", whatever its name: on a machine where several test runs start and kill
 /// servers, this happens. `reclaimDeadEntries` frees them the way JACK itself does.
-enum JackServerRegistry {
-    static let path = "/dev/shm/jack-shm-registry"
+public enum JackServerRegistry {
+    public static let path = "/dev/shm/jack-shm-registry"
 
     /// JACK2's `jack_shm_header_t`: magic, protocol, type, size, header and entry lengths
     /// (24 bytes), then 8 `jack_shm_server_t` entries of a pid and a 257-byte name, padded to 264.
@@ -19,7 +19,7 @@ enum JackServerRegistry {
     private static let magic: UInt32 = 0x4a41_434b  // "JACK"
 
     /// The server names (as `jackd -n` takes them) of listed entries whose process is gone.
-    static func deadEntries() -> [String] {
+    public static func deadEntries() -> [String] {
         guard let data = FileManager.default.contents(atPath: path),
               data.count >= entriesOffset + maximumServers * entryLength,
               data.prefix(4).withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == magic else { return [] }
@@ -37,12 +37,12 @@ enum JackServerRegistry {
 
     /// Frees every dead entry: a server started under the dead one's name takes its entry
     /// over, and stopped cleanly it leaves the entry free.
-    static func reclaimDeadEntries() {
+    public static func reclaimDeadEntries() {
         for name in deadEntries() { reclaim(name) }
     }
 
     /// Starts a port-less `jackd -n name` and stops it (SIGTERM), which frees `name`'s entry.
-    static func reclaim(_ name: String) {
+    public static func reclaim(_ name: String) {
         guard let again = try? Run.start("/usr/bin/jackd", ["-n", name, "-d", "dummy", "-C", "0", "-P", "0"], server: nil) else { return }
         _ = waitUntil(timeout: 30, interval: 0.05) {
             !again.isRunning || (try? Run.tool("/usr/bin/jack_lsp", [], server: name, timeout: 5).status) == 0

@@ -4,14 +4,14 @@ import Foundation
 /// offset), and what is left: THD+N as the residual's power over the sine's. Independent of
 /// jackwave: closed-form normal equations for each frequency, a golden-section search for
 /// the frequency, started from the zero crossings' estimate.
-struct SineFit {
-    let frequency: Double
-    let amplitude: Double
+public struct SineFit {
+    public let frequency: Double
+    public let amplitude: Double
     /// Residual power over the fitted sine's power, in dB.
-    let thdPlusNoiseDB: Double
+    public let thdPlusNoiseDB: Double
 
     /// nil if `x` has no frequency near `near` (within 1 %).
-    init?(_ x: [Float], rate: Double, near: Double) {
+    public init?(_ x: [Float], rate: Double, near: Double) {
         guard let rough = Signal.frequency(x, rate: rate), abs(rough - near) < near / 100 else { return nil }
         let total = x.reduce(0.0) { $0 + Double($1) * Double($1) }
         // Residual energy at frequency f, and the fitted amplitude.
@@ -54,13 +54,13 @@ struct SineFit {
 /// server. An exact sine at that frequency leaves nothing; one off by δf leaves a residual
 /// that grows with the stretch, so that under −100 dB in 256 frames at 48 kHz the frequency
 /// is within about 0.001 Hz, whatever the phase (a link that replays an old buffer moves it).
-struct KnownFrequencyFit {
-    let amplitude: Double
+public struct KnownFrequencyFit {
+    public let amplitude: Double
     /// Residual power over the fitted sine's power, in dB.
-    let residualDB: Double
+    public let residualDB: Double
 
     /// nil for a stretch of exact zeros: nothing arrived there.
-    init?(_ x: ArraySlice<Float>, rate: Double, frequency: Double) {
+    public init?(_ x: ArraySlice<Float>, rate: Double, frequency: Double) {
         guard x.contains(where: { $0 != 0 }) else { return nil }
         let w = 2 * Double.pi * frequency / rate
         var ss = 0.0, sc = 0.0, cc = 0.0, sy = 0.0, cy = 0.0, total = 0.0

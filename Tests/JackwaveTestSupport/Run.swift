@@ -1,16 +1,22 @@
 import Foundation
 
 /// Running the built `jackwave` binary and other tools, as a user would.
-enum Run {
+public enum Run {
     /// What a finished process left behind.
-    struct Output {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+    public struct Output {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// The `jackwave` executable next to the test bundle (same build configuration).
-    static var jackwave: String {
+    public static var jackwave: String {
         if let override = ProcessInfo.processInfo.environment["JACKWAVE_BINARY"] { return override }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -19,18 +25,18 @@ enum Run {
             dir = dir.deletingLastPathComponent()
         }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/jackwave").path
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/jackwave").path
     }
 
     /// Runs `jackwave` to completion (killed after `timeout` seconds).
-    static func jackwave(_ arguments: [String], server: String?, timeout: Double = 60,
+    public static func jackwave(_ arguments: [String], server: String?, timeout: Double = 60,
                          environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Output {
         try tool(jackwave, arguments, server: server, timeout: timeout, environment: environment,
                  autostartGuard: autostartGuard)
     }
 
     /// Runs any program to completion with the JACK server chosen by name.
-    static func tool(_ path: String, _ arguments: [String], server: String?, timeout: Double = 60,
+    public static func tool(_ path: String, _ arguments: [String], server: String?, timeout: Double = 60,
                      environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Output {
         let p = try start(path, arguments, server: server, environment: environment, autostartGuard: autostartGuard)
         return p.finish(timeout: timeout)
@@ -42,7 +48,7 @@ enum Run {
     /// server is up starts a server of its own under the same name (libjack's autostart),
     /// and the real one then fails to start. Pass false to see what the program itself does
     /// when no server runs (the variable is then removed, even if the caller's environment has it).
-    static func start(_ path: String, _ arguments: [String], server: String?,
+    public static func start(_ path: String, _ arguments: [String], server: String?,
                       environment: [String: String] = [:], autostartGuard: Bool = true) throws -> Running {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "JACK_DEFAULT_SERVER")
@@ -59,7 +65,7 @@ enum Run {
     /// `JACK_DEFAULT_SERVER`). A PipeWire server is reached as `pw-jack` runs a client:
     /// PipeWire's libjack first on the library path (before `libraryPath`), PipeWire's
     /// socket in the server's runtime directory; a jackd one by `JACK_DEFAULT_SERVER`.
-    static func clientVariables(server: String, libraryPath: String? = nil) -> [String: String] {
+    public static func clientVariables(server: String, libraryPath: String? = nil) -> [String: String] {
         guard let runtime = PipeWireServer.runtimeDirectory(ofServer: server) else { return ["JACK_DEFAULT_SERVER": server] }
         var variables = ["XDG_RUNTIME_DIR": runtime, "PIPEWIRE_RUNTIME_DIR": runtime]
         if let lib = PipeWireServer.libjackDirectory {
@@ -73,14 +79,14 @@ enum Run {
     /// Spawned with `posix_spawn` and an empty signal mask rather than Foundation's
     /// `Process`: test threads are Dispatch workers, which block SIGINT and SIGTERM, and a
     /// child would inherit that mask and ignore the very signals the tests send.
-    final class Running: @unchecked Sendable {
-        let pid: pid_t
+    public final class Running: @unchecked Sendable {
+        public let pid: pid_t
         private let lock = NSLock()
         private var outData = Data(), errData = Data()
         private let group = DispatchGroup()
         private var exitStatus: Int32?
 
-        init(path: String, arguments: [String], environment: [String: String]) throws {
+        public init(path: String, arguments: [String], environment: [String: String]) throws {
             var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
             guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TestFailure("pipe failed") }
             var actions = posix_spawn_file_actions_t()
@@ -134,7 +140,7 @@ enum Run {
         }
 
         /// Whether the program is still running.
-        var isRunning: Bool {
+        public var isRunning: Bool {
             lock.lock(); defer { lock.unlock() }
             if exitStatus != nil { return false }
             var status: Int32 = 0
@@ -150,20 +156,20 @@ enum Run {
         }
 
         /// Stderr so far.
-        var stderrSoFar: String {
+        public var stderrSoFar: String {
             lock.lock(); defer { lock.unlock() }
             return String(decoding: errData, as: UTF8.self)
         }
 
         /// Stdout so far.
-        var stdoutSoFar: String {
+        public var stdoutSoFar: String {
             lock.lock(); defer { lock.unlock() }
             return String(decoding: outData, as: UTF8.self)
         }
 
         /// Waits until stderr contains `text` (true) or `timeout` passes (false). The bound
         /// is generous: a loaded machine may take seconds to start a JACK client.
-        func waitForStderr(_ text: String, timeout: Double = 30) -> Bool {
+        public func waitForStderr(_ text: String, timeout: Double = 30) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if stderrSoFar.contains(text) { return true }
@@ -174,10 +180,10 @@ enum Run {
         }
 
         /// Sends a signal.
-        func signal(_ sig: Int32) { if isRunning { kill(pid, sig) } }
+        public func signal(_ sig: Int32) { if isRunning { kill(pid, sig) } }
 
         /// Waits for the end (SIGKILL after `timeout` s) and returns everything it printed.
-        func finish(timeout: Double = 60) -> Output {
+        public func finish(timeout: Double = 60) -> Output {
             let deadline = Date().addingTimeInterval(timeout)
             while isRunning && Date() < deadline { usleep(10_000) }
             if isRunning { kill(pid, SIGKILL) }
@@ -196,7 +202,7 @@ enum Run {
 
 /// Polls `condition` until it holds (true) or `timeout` seconds pass (false): how a test
 /// waits for what it needs (a port, a frame count, a thread) instead of guessing a time.
-func waitUntil(timeout: Double = 30, interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+public func waitUntil(timeout: Double = 30, interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if try condition() { return true }
@@ -206,7 +212,7 @@ func waitUntil(timeout: Double = 30, interval: Double = 0.02, _ condition: () th
 }
 
 /// A fresh directory for one test's files.
-func temporaryDirectory() -> String {
+public func temporaryDirectory() -> String {
     let path = NSTemporaryDirectory() + "jackwave-test-\(UUID().uuidString)"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

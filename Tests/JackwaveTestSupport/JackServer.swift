@@ -9,16 +9,16 @@ import Foundation
 /// a late client downstream misses one of its periods: a peer recording jackwave's tone,
 /// or jackwave recording the test source, then lacks 256 frames, which every
 /// sample-exact test would see. Sync mode makes a late client cost time, not samples.
-final class JackServer: @unchecked Sendable {
-    let name: String
-    let sampleRate: Int
-    let period: Int
+public final class JackServer: @unchecked Sendable {
+    public let name: String
+    public let sampleRate: Int
+    public let period: Int
     private(set) var process: Run.Running
 
     /// Starts the server and waits until `jack_lsp` sees its ports. A jackd that cannot
     /// start because JACK's server list is full of dead entries (`JackServerRegistry`)
     /// is started again once they are reclaimed.
-    init(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
+    public init(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws {
         name = "jwtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.sampleRate = sampleRate
         self.period = period
@@ -49,7 +49,7 @@ final class JackServer: @unchecked Sendable {
 
     /// Stops the server (SIGTERM) and waits for it. One still running after 5 s is killed
     /// (SIGKILL), which leaves its entry in JACK's server list: that slot is reclaimed.
-    func stop() {
+    public func stop() {
         defer { saveLog() }
         guard process.isRunning else { return }
         process.signal(SIGTERM)
@@ -73,7 +73,7 @@ final class JackServer: @unchecked Sendable {
     }
 
     /// Kills the server at once, as a crash would.
-    func crash() {
+    public func crash() {
         process.signal(SIGKILL)
         _ = process.finish(timeout: 5)
     }
@@ -81,7 +81,7 @@ final class JackServer: @unchecked Sendable {
     /// Frees the slot a crashed server leaves in JACK's shared server list (at most 8
     /// servers are listed, and a killed one stays listed): JACK reclaims a dead entry when
     /// a server of the same name starts, so start one and stop it cleanly.
-    func reclaimAfterCrash() {
+    public func reclaimAfterCrash() {
         JackServerRegistry.reclaim(name)
     }
 
@@ -89,7 +89,7 @@ final class JackServer: @unchecked Sendable {
 }
 
 /// A failure of the test machinery itself (not of jackwave).
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

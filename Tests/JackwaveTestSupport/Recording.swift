@@ -2,14 +2,14 @@ import Foundation
 import JackwaveSoundFiles
 
 /// A sound file read whole, for assertions.
-struct Recording {
-    let channels: Int
-    let sampleRate: Int
-    let frames: Int
+public struct Recording {
+    public let channels: Int
+    public let sampleRate: Int
+    public let frames: Int
     /// Interleaved samples.
-    let samples: [Float]
+    public let samples: [Float]
 
-    init(_ path: String) throws {
+    public init(_ path: String) throws {
         let file = try SoundFile(readingFrom: path)
         channels = file.channels
         sampleRate = file.sampleRate
@@ -22,7 +22,7 @@ struct Recording {
     }
 
     /// Interleaved `samples` of `channels` channels, as if read from a file.
-    init(channels: Int, sampleRate: Int = 48000, samples: [Float]) {
+    public init(channels: Int, sampleRate: Int = 48000, samples: [Float]) {
         self.channels = channels
         self.sampleRate = sampleRate
         self.samples = samples
@@ -30,11 +30,11 @@ struct Recording {
     }
 
     /// Sample of `channel` (0-based) at `frame`.
-    subscript(frame: Int, channel: Int) -> Float { samples[frame * channels + channel] }
+    public subscript(frame: Int, channel: Int) -> Float { samples[frame * channels + channel] }
 
     /// Sample of `channel` (0-based) at `frame`, or nil past the recording's frames or
     /// channels (a bad run's recording can be short).
-    func sample(frame: Int, channel: Int) -> Float? {
+    public func sample(frame: Int, channel: Int) -> Float? {
         (0..<frames).contains(frame) && (0..<channels).contains(channel) ? self[frame, channel] : nil
     }
 }
@@ -42,7 +42,7 @@ struct Recording {
 extension Recording {
     /// The frames a file being recorded holds now, by its header (which the writer keeps
     /// up to date within `RecordingWriter.crashBound`); 0 while it cannot be read.
-    static func framesSoFar(_ path: String) -> Int {
+    public static func framesSoFar(_ path: String) -> Int {
         (try? SoundFile(readingFrom: path)).map { Int($0.frames) } ?? 0
     }
 }
@@ -52,21 +52,21 @@ extension Run.Running {
     /// `frames` frames: the condition a test needs before it stops or disturbs a
     /// recording, instead of a sleep that guesses how many cycles ran. False if the
     /// program ended or `timeout` seconds passed first.
-    func waitForRecordedFrames(_ path: String, moreThan frames: Int, timeout: Double = 30) -> Bool {
+    public func waitForRecordedFrames(_ path: String, moreThan frames: Int, timeout: Double = 30) -> Bool {
         waitUntil(timeout: timeout) { Recording.framesSoFar(path) > frames || !isRunning }
             && isRunning && Recording.framesSoFar(path) > frames
     }
 }
 
 /// The pattern `jackwave-testsource` plays: channel c (0-based) at its frame k.
-enum TestPattern {
-    static func value(frame k: Int, channel c: Int) -> Float {
+public enum TestPattern {
+    public static func value(frame k: Int, channel c: Int) -> Float {
         Float((k + c * 7919) % 16384 - 8192) / 16384
     }
 
     /// The source frame whose channel-0 value is `v` (modulo the pattern's period); -1, which
     /// no frame is, for a value no Int holds (NaN, ±inf, a huge sample).
-    static func phase(of v: Float) -> Int {
+    public static func phase(of v: Float) -> Int {
         guard let steps = Int(exactly: (v * 16384).rounded()), steps < Int.max - 8192 - 16384 else { return -1 }
         return (steps + 8192 + 16384) % 16384
     }
@@ -74,7 +74,7 @@ enum TestPattern {
     /// Checks that `recording`, from `startFrame` to its end, is the pattern without a
     /// missing, repeated or swapped sample; returns the first mismatch, if any (`startFrame`
     /// itself when the recording has no frame there).
-    static func firstMismatch(in recording: Recording, from startFrame: Int) -> (frame: Int, channel: Int)? {
+    public static func firstMismatch(in recording: Recording, from startFrame: Int) -> (frame: Int, channel: Int)? {
         guard let first = recording.sample(frame: startFrame, channel: 0) else { return (startFrame, 0) }
         let k0 = phase(of: first)
         for f in startFrame..<recording.frames {
@@ -89,7 +89,7 @@ enum TestPattern {
     /// from `startFrame` to `end`, if they are all that differs from the pattern: after each,
     /// the pattern goes on from where it was or whole cycles later (at most 16). nil if
     /// anything else differs (or `startFrame` … `end` is not within the recording).
-    static func silentCycles(in recording: Recording, from startFrame: Int, upTo end: Int, quantum: Int) -> Int? {
+    public static func silentCycles(in recording: Recording, from startFrame: Int, upTo end: Int, quantum: Int) -> Int? {
         let channels = 0..<recording.channels
         guard let first = recording.sample(frame: startFrame, channel: 0), end <= recording.frames else { return nil }
         var k = phase(of: first)
@@ -121,8 +121,8 @@ enum TestPattern {
 }
 
 /// Paths of the other executables this package builds, next to `jackwave`.
-enum Tools {
-    static var testSource: String {
+public enum Tools {
+    public static var testSource: String {
         URL(fileURLWithPath: Run.jackwave).deletingLastPathComponent().appendingPathComponent("jackwave-testsource").path
     }
 }
@@ -130,7 +130,7 @@ enum Tools {
 extension TestServer {
     /// Starts `jackwave-testsource` with `channels` ports under client `name` on this server
     /// and waits until it is active (it prints "ready").
-    func startTestSource(channels: Int, name: String = "src") throws -> Run.Running {
+    public func startTestSource(channels: Int, name: String = "src") throws -> Run.Running {
         let source = try Run.start(Tools.testSource, ["\(channels)", name], server: self.name)
         let deadline = Date().addingTimeInterval(30)
         while !source.stdoutSoFar.contains("ready") {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A server the end-to-end tests run clients against: `jackd -d dummy` or PipeWire.
-protocol TestServer: AnyObject, Sendable {
+public protocol TestServer: AnyObject, Sendable {
     /// What `Run` takes as `server:` to reach it.
     var name: String { get }
     /// Which server this is.
@@ -19,30 +19,30 @@ protocol TestServer: AnyObject, Sendable {
 }
 
 extension JackServer: TestServer {
-    var kind: ServerKind { .jackd }
-    func cleanUpAfterCrash() { reclaimAfterCrash() }
+    public var kind: ServerKind { .jackd }
+    public func cleanUpAfterCrash() { reclaimAfterCrash() }
 }
 
 extension PipeWireServer: TestServer {
-    var kind: ServerKind { .pipewire }
+    public var kind: ServerKind { .pipewire }
     /// Nothing to clean: PipeWire keeps no list of servers.
-    func cleanUpAfterCrash() {}
+    public func cleanUpAfterCrash() {}
 }
 
 /// The servers the end-to-end tests run on: a test over `ServerKind.allCases` starts its own
 /// server of each kind (`start`), so one test body states one behaviour for both; the suites
 /// that run on jackd only say why in docs/how-it-works.md.
-enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A private `jackd -d dummy` (JACK2): `JackServer`.
     case jackd
     /// A private headless PipeWire, clients run as `pw-jack` runs them: `PipeWireServer`.
     case pipewire
 
-    var testDescription: String { self == .jackd ? "jackd" : "PipeWire" }
+    public var testDescription: String { self == .jackd ? "jackd" : "PipeWire" }
 
     /// Starts a server of this kind with jackd's names for its physical ports
     /// (`system:capture_N`, `system:playback_N`) and waits until clients can use it.
-    func start(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
+    public func start(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
         -> any TestServer {
         switch self {
         case .jackd: try Self.startJackd(sampleRate: sampleRate, period: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
@@ -51,13 +51,13 @@ enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// A jackd, for the tests of what only jackd does; everything else goes through `start`.
-    static func startJackd(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
+    public static func startJackd(sampleRate: Int = 48000, period: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
         -> JackServer {
         try JackServer(sampleRate: sampleRate, period: period, capturePorts: capturePorts, playbackPorts: playbackPorts)
     }
 
     /// A PipeWire, for the tests of what only PipeWire does (its settings, `pw-jack`).
-    static func startPipeWire(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
+    public static func startPipeWire(rate: Int = 48000, quantum: Int = 256, capturePorts: Int = 2, playbackPorts: Int = 2) throws
         -> PipeWireServer {
         try PipeWireServer(rate: rate, quantum: quantum, capturePorts: capturePorts, playbackPorts: playbackPorts)
     }
@@ -65,7 +65,7 @@ enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// What jackwave says first when this server dies mid-take: jackd calls the client's
     /// shutdown callback; PipeWire's libjack never does, and jackwave notices the cycles
     /// stopped and no server listens (`ServerWatch`).
-    var deathNotice: String {
+    public var deathNotice: String {
         self == .jackd ? "the JACK server shut down" : "the JACK server went away"
     }
 }

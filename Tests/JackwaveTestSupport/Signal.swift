@@ -1,10 +1,10 @@
 import Foundation
 
 /// Measurements on recorded signals.
-enum Signal {
+public enum Signal {
     /// Frequency from rising zero crossings (linearly interpolated): whole periods between
     /// the first and last crossing over the time between them.
-    static func frequency(_ x: [Float], rate: Double) -> Double? {
+    public static func frequency(_ x: [Float], rate: Double) -> Double? {
         var crossings: [Double] = []
         for i in x.indices.dropFirst() where x[i - 1] < 0 && x[i] >= 0 {
             let a = Double(x[i - 1]), b = Double(x[i])
@@ -16,12 +16,12 @@ enum Signal {
 
     /// What is left of `x` after a least-squares fit of a sine of known frequency (any
     /// amplitude and phase, plus an offset).
-    static func sineResidual(_ x: [Float], frequency: Double, rate: Double) -> [Double] {
+    public static func sineResidual(_ x: [Float], frequency: Double, rate: Double) -> [Double] {
         sineResidual(x.enumerated().map { ($0.offset, $0.element) }, frequency: frequency, rate: rate)
     }
 
     /// The same for samples at given frame indices.
-    static func sineResidual(_ x: [(index: Int, value: Float)], frequency: Double, rate: Double) -> [Double] {
+    public static func sineResidual(_ x: [(index: Int, value: Float)], frequency: Double, rate: Double) -> [Double] {
         let w = 2 * Double.pi * frequency / rate
         let basis = x.map { [sin(w * Double($0.index)), cos(w * Double($0.index)), 1.0] }
         var m = [[Double]](repeating: [0, 0, 0], count: 3), v = [0.0, 0, 0]
@@ -36,7 +36,7 @@ enum Signal {
     }
 
     /// Cramer's rule for a 3 × 3 system.
-    static func solve3(_ m: [[Double]], _ v: [Double]) -> [Double] {
+    public static func solve3(_ m: [[Double]], _ v: [Double]) -> [Double] {
         func det(_ a: [[Double]]) -> Double {
             a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
                 + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
