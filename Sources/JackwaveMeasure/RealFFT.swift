@@ -1,10 +1,14 @@
 import CFFTW
+import Synchronization
 
 /// A real-input FFT of one length, forward and inverse: the one place jackwave calls FFTW's
 /// transforms. Planned with `FFTW_ESTIMATE`: no trial runs, so planning takes microseconds
-/// and the same input always gives the same output. FFTW's planner is not thread-safe: main
-/// thread only, after the capture.
+/// and the same input always gives the same output. FFTW's planner is not thread-safe (its
+/// plans' creation and destruction share state; only executing them is safe), so both take
+/// `planner`: two measurements, or two tests, in parallel corrupted its heap without it.
 public final class RealFFT {
+    /// Held while FFTW plans or destroys a plan.
+    private static let planner = Mutex(())
     /// Samples per transform.
     public let size: Int
     /// Bins of a forward transform: `size / 2 + 1`, from 0 Hz to the Nyquist frequency.
@@ -25,14 +29,24 @@ public final class RealFFT {
         spectrum = f.fftw_malloc(MemoryLayout<fftw_complex>.stride * (size / 2 + 1))!
             .bindMemory(to: fftw_complex.self, capacity: size / 2 + 1)
         let flags = UInt32(FFTW_ESTIMATE)
-        forwardPlan = f.fftw_plan_dft_r2c_1d(Int32(size), samples, spectrum, flags)!
-        inversePlan = f.fftw_plan_dft_c2r_1d(Int32(size), spectrum, samples, flags)!
+        // Pointers are not Sendable; the lock is what makes their use here safe.
+        nonisolated(unsafe) let (library, input, output) = (f, samples, spectrum)
+        nonisolated(unsafe) var plans: (fftw_plan?, fftw_plan?) = (nil, nil)
+        Self.planner.withLock { _ in
+            plans = (library.fftw_plan_dft_r2c_1d(Int32(size), input, output, flags),
+                     library.fftw_plan_dft_c2r_1d(Int32(size), output, input, flags))
+        }
+        forwardPlan = plans.0!
+        inversePlan = plans.1!
     }
 
     deinit {
         let f = fftw.pointee
-        f.fftw_destroy_plan(forwardPlan)
-        f.fftw_destroy_plan(inversePlan)
+        nonisolated(unsafe) let (library, forward, inverse) = (f, forwardPlan, inversePlan)
+        Self.planner.withLock { _ in
+            library.fftw_destroy_plan(forward)
+            library.fftw_destroy_plan(inverse)
+        }
         f.fftw_free(samples)
         f.fftw_free(spectrum)
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import JackwaveLoudness
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// A second implementation on real-ish material: ffmpeg's `ebur128` filter (Debian `ffmpeg`,
@@ -83,13 +84,10 @@ struct FFmpegCrossCheckTests {
     static func ffmpeg(_ path: String) throws -> (integrated: Double, range: Double) {
         let log = path + ".r128.txt"
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-nostats", "-hide_banner", "-loglevel", "error", "-i", path,
-                             "-af", "ebur128=peak=true:metadata=1,ametadata=mode=print:file=\(log)", "-f", "null", "-"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ffmpeg failed: is it installed? (scripts/setup installs it)")
+        let out = try Run.tool("/usr/bin/env", ["ffmpeg", "-nostdin", "-nostats", "-hide_banner", "-loglevel", "error", "-i", path,
+                                                "-af", "ebur128=peak=true:metadata=1,ametadata=mode=print:file=\(log)", "-f", "null", "-"],
+                               server: nil)
+        #expect(out.status == 0, "ffmpeg failed: is it installed? (scripts/setup installs it): \(out.stderr)")
         let text = try String(contentsOfFile: log, encoding: .utf8)
         func last(_ key: String) throws -> Double {
             let line = try #require(text.split(separator: "\n").last { $0.hasPrefix(key + "=") })

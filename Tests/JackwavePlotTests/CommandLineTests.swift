@@ -1,34 +1,12 @@
 import Foundation
+import JackwaveTestSupport
 import Testing
 
-/// `jackwave plot` run as a user runs it: the built binary, its exit code and stderr.
+/// `jackwave plot` run as a user runs it: the built binary (`Run.jackwave`), its exit code
+/// and its output.
 private enum Jackwave {
-    /// The `jackwave` executable of this build (beside the test bundle), or
-    /// `$JACKWAVE_BINARY`.
-    static var binary: String? {
-        if let path = ProcessInfo.processInfo.environment["JACKWAVE_BINARY"] { return path }
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("jackwave").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let binary = try #require(binary, "the jackwave binary is not built")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    static func run(_ arguments: [String]) throws -> Run.Output {
+        try Run.tool(Run.jackwave, arguments, server: nil)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import Testing
 
 /// Files on the wall clock, as pure parts: the periods, the boundaries in a zone (DST both
@@ -34,15 +35,8 @@ struct ClockTests {
     @Test("the Berlin table agrees with tzdata (date, TZ=Europe/Berlin) on both sides of each change")
     func tableMatchesTzdata() throws {
         for second in [Self.springForward - 1, Self.springForward, Self.fallBack - 1, Self.fallBack] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/date")
-            process.arguments = ["-d", "@\(second)", "+%z %Z"]
-            process.environment = ["TZ": "Europe/Berlin"]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            process.waitUntilExit()
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let out = try Run.tool("/usr/bin/date", ["-d", "@\(second)", "+%z %Z"], server: nil, environment: ["TZ": "Europe/Berlin"])
+            let text = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let offset = Self.berlin.offset(at: second)
             let expected = (offset < 0 ? "-" : "+") + String(format: "%02d%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
             #expect(text == "\(expected) \(Self.berlin.abbreviation(at: second))", "at \(second)")

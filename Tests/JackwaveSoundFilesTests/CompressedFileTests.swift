@@ -1,6 +1,7 @@
 import CSndfile
 import Foundation
 import JackwaveSoundFiles
+import JackwaveTestSupport
 import JackwaveVocabulary
 import Testing
 
@@ -147,7 +148,9 @@ struct CompressedFileTests {
             let path = dir + "/" + name
             try taken.write(to: URL(fileURLWithPath: path))
             if format != "mp3" { #expect(taken.prefix(4) == Data("OggS".utf8)) }
-            let decoded = try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-"], binary: true)
+            let raw = path + ".f32"
+            _ = try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-f", "f32le", "-ac", "1", raw])
+            let decoded = try Data(contentsOf: URL(fileURLWithPath: raw))
             // Whole, give or take the codec's own delay and padding: Ogg's granule positions
             // trim them; a stream's MP3 has no LAME tag to say them (LAME's delay and padding
             // come on top, up to 3 frames of 1152).
@@ -156,19 +159,6 @@ struct CompressedFileTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        String(decoding: try run(tool, arguments, binary: true), as: UTF8.self)
-    }
-
-    static func run(_ tool: String, _ arguments: [String], binary: Bool) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        try Run.tool(tool, arguments, server: nil).stdout
     }
 }
