@@ -102,9 +102,12 @@ let package = Package(
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
         .target(name: "JackwavePlot", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
+        /// A New Session Manager client: the announce, the open and the save, and a run's
+        /// front end that answers the manager.
+        .target(name: "JackwaveNSM", dependencies: ["JackwaveVocabulary", "JackwaveUnattended", "JackwaveHost"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveVocabulary", "JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                     "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
-                                                    "JackwaveRecording", "JackwaveUnattended",
+                                                    "JackwaveRecording", "JackwaveUnattended", "JackwaveNSM",
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "JackwaveMeasure",
                                                     "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread

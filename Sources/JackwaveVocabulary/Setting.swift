@@ -10,7 +10,7 @@ public enum Setting: CaseIterable, Sendable {
     // The station logger
     case splitEvery, namePattern, overlap, keep, keepSpace, stream, streamCertificateAuthorities, streamQuality, streamPasswordFile
     // Ports
-    case manual, port, to
+    case manual, port, to, clientName
     // Takes and tone
     case preRoll, trigger, transport, stopLevel, stopAfter, takes, tone, loudness
     // Unattended

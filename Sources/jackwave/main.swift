@@ -1,4 +1,4 @@
 import Glibc
 import JackwaveCLI
 
-exit(Jackwave.main(Array(CommandLine.arguments.dropFirst())))
+exit(Jackwave.main(Array(CommandLine.arguments.dropFirst()), executable: CommandLine.arguments.first ?? "jackwave"))

@@ -1,3 +1,4 @@
+import Glibc
 import JackwaveHost
 import JackwaveRunSupport
 
@@ -6,8 +7,15 @@ public enum Jackwave {
     public static let version = "0.1.0"
 
     /// Runs with `arguments` (without the program name); returns the exit code.
-    public static func main(_ given: [String]) -> Int32 {
+    public static func main(_ given: [String], executable: String = "jackwave") -> Int32 {
         var arguments = given
+        // Started by a session manager (NSM): the session gives the settings.
+        if let url = getenv("NSM_URL").map({ String(cString: $0) }), !url.isEmpty {
+            if given.isEmpty { return SessionManagedRun.run(url: url, executable: executable) }
+            if !["plot", "levels", "loudness", "measure", "--help", "-h", "--version"].contains(given[0]) {
+                Console.say("NSM_URL is set, but arguments were given: running outside the session")
+            }
+        }
         // `--arguments FILE`, first: the command line from a file, then the rest (ArgumentsFile).
         if arguments.first == "--arguments" {
             guard arguments.count >= 2 else {

@@ -9,14 +9,16 @@ import JackwaveUnattended
 /// the lines out. What is built and when, from the first check to the summary, is the
 /// host's `Session`.
 public enum RunCommand {
-    public static func run(_ o: RunOptions) -> Int32 {
+    /// `frontEnd` wraps the terminal's, for a run that someone else watches too (a session
+    /// manager: `SessionManagedRun`).
+    public static func run(_ o: RunOptions, frontEnd wrap: (any RunFrontEnd) -> any RunFrontEnd = { $0 }) -> Int32 {
         if o.recording.listFormats {
             Console.writeOut(FormatCatalog.lines().joined(separator: "\n") + "\n")
             return 0
         }
         // Before any thread exists: the run's threads inherit interrupts held (SignalTrap).
         SignalTrap.install()
-        let frontEnd = TerminalFrontEnd(options: o)
+        let frontEnd = wrap(TerminalFrontEnd(options: o))
         let session: Session
         do throws(SessionError) {
             // A remote `/jackwave/stop` is an interrupt, exactly as Ctrl-C.
@@ -32,7 +34,7 @@ public enum RunCommand {
                                       }
                                   })
         } catch {
-            Console.error(error.message)
+            frontEnd.error(error.message)
             return error.exitCode
         }
         return session.run()

@@ -27,6 +27,7 @@ extension Setting {
         case .manual: "--manual"
         case .port: "--port"
         case .to: "--to"
+        case .clientName: "--name"
         case .preRoll: "--pre-roll"
         case .trigger: "--trigger"
         case .transport: "--transport"

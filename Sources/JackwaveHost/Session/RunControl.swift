@@ -157,6 +157,19 @@ public final class RunControl: @unchecked Sendable {
                       run.timelineBase + frame)
     }
 
+    /// A session manager's save: every frame received so far written and the open file's
+    /// header brought up to date, within `timeout` seconds (main thread). What to reply.
+    public func save(timeout: Double) -> (saved: Bool, line: String) {
+        guard let run = current.withLock({ $0 }) else { return (true, "no server yet: nothing recorded to save") }
+        guard let writer = run.writer, let files = run.files else { return (true, "nothing is recorded") }
+        guard writer.refreshHeaders(timeout: timeout) else {
+            return (false, "the writer did not bring the file up to date within \(Int(timeout * 1000)) ms")
+        }
+        let seconds = Double(writer.framesWritten.load(ordering: .relaxed)) / Double(run.sampleRate)
+        let name = files.currentPath.map { String($0.split(separator: "/").last ?? "") } ?? "no file open"
+        return (true, "\(name) up to date: \(String(printf: "%.1f", seconds)) s recorded")
+    }
+
     /// What `/jackwave/status` says: the state (`recording`, `armed`, `playing`,
     /// `monitoring`, `waiting`), the take (0 when not armed or before the first), the file
     /// written now, frames written (or received), xruns, dropped frames, then the alarms:

@@ -21,6 +21,27 @@ extension RunOptions {
         try validateUnattended()
         try validateStation()
         try validateTakes()
+        try validateManaged()
+    }
+
+    /// In a session, every file the run writes stays in the client's folder: the session
+    /// manager copies, moves and deletes that folder as the client's whole state.
+    private func validateManaged() throws(UsageError) {
+        guard let folder = managed.folder else { return }
+        // The folder itself resolved (symbolic links followed), as each path's folder is.
+        let root = String(OutputPath.canonical(folder + "/x").dropLast(2))
+        let written: [(Setting, String?)] = [(.record, recording.path), (.levels, levels.path == "-" ? nil : levels.path),
+                                             (.plot, recording.plotPath), (.events, unattended.eventsPath == "-" ? nil : unattended.eventsPath)]
+        for case let (setting, path?) in written {
+            let absolute = path.hasPrefix("/") ? path : folder + "/" + path
+            let canonical = OutputPath.canonical(absolute)
+            guard canonical.hasPrefix(root + "/"), !path.split(separator: "/").contains("..") else {
+                throw UsageError("\(setting: setting) \(path): outside the session's folder \(folder); in a session every file stays inside it")
+            }
+        }
+        if let pattern = station.namePattern?.text, pattern.hasPrefix("/") || pattern.split(separator: "/").contains("..") {
+            throw UsageError("\(setting: .namePattern) \(pattern): outside the session's folder \(folder); in a session every file stays inside it")
+        }
     }
 
     private func validateUnattended() throws(UsageError) {

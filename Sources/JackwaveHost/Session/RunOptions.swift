@@ -20,6 +20,7 @@ public struct RunOptions: Equatable, Sendable {
     public var unattended = Unattended()
     public var remote = Remote()
     public var station = Station()
+    public var managed = Managed()
 
     public init() {}
 
@@ -28,6 +29,7 @@ public struct RunOptions: Equatable, Sendable {
     /// clock, they are named by their time instead.
     public var numbersFiles: Bool {
         recording.splitSeconds != nil || unattended.reconnect || remote.osc != nil || station.splitEvery != nil
+            || managed.folder != nil
     }
     /// Whether this run plays a tone.
     public var playsTone: Bool { tone.frequency != nil }
@@ -140,6 +142,14 @@ extension RunOptions {
         public var onEvent: String?
         /// Survive the server stopping or restarting.
         public var reconnect = false
+    }
+
+    /// A run under a session manager (NSM): the folder the session gave this client, which
+    /// every file the run writes must stay inside. Its files are numbered, so that each open
+    /// of the session records on into the next one.
+    public struct Managed: Equatable, Sendable {
+        /// The client's folder (absolute), nil outside a session.
+        public var folder: String?
     }
 
     /// Remote control over OSC.

@@ -68,6 +68,11 @@ public final class RecordingWriter: @unchecked Sendable {
 
     /// Written by `finish`, read by the writer thread each pass (relaxed: a lone value).
     let stop = Atomic<Int>(Stop.running.rawValue)
+    /// Header refreshes asked for out of turn (`refreshHeaders`, a session's save), and the
+    /// last one done. Done is stored releasing after the header is written, and read
+    /// acquiring, so that whoever sees its number done sees that header on disk.
+    private let refreshesAsked = Atomic<Int>(0)
+    private let refreshesDone = Atomic<Int>(0)
     /// Frames in the run's files (at the file rate, every connection's), silence included.
     /// Written by the writer thread only.
     public let framesWritten = Atomic<Int>(0)
@@ -144,6 +149,21 @@ public final class RecordingWriter: @unchecked Sendable {
     /// closed, and so valid, when this returns true.
     public func wait(timeout: Double) -> Bool { thread.wait(timeout: timeout) }
 
+    /// Has the writer write everything the ring holds now and bring the open file's header
+    /// up to date at once, rather than within `crashBound`; waits up to `timeout` seconds.
+    /// True once done: a reader then finds every frame received before the call. Any thread
+    /// but the writer's.
+    public func refreshHeaders(timeout: Double) -> Bool {
+        let asked = refreshesAsked.add(1, ordering: .relaxed).newValue
+        wakeUp.signal()
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
+        while refreshesDone.load(ordering: .acquiring) < asked {
+            guard DispatchTime.now().uptimeNanoseconds < deadline, !failed.load(ordering: .relaxed) else { return false }
+            usleep(500)
+        }
+        return true
+    }
+
     private func run() {
         // An unarmed connection is one segment from its frame 0; takes make their own.
         if takes == nil, let pipeline, !pipeline.beginSegment(atStreamFrame: 0) { recordFailure() }
@@ -154,6 +174,9 @@ public final class RecordingWriter: @unchecked Sendable {
             let mode = stop.load(ordering: .relaxed)
             if mode == Stop.stopNow.rawValue { break }
             if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+            // Read before the pass takes its snapshot of the ring, so the pass holds every
+            // frame received before the request.
+            let refreshAsked = refreshesAsked.load(ordering: .relaxed)
             let progressed = drainOnce()
             if failed.load(ordering: .relaxed) { break }
             let draining = mode == Stop.drainThenStop.rawValue
@@ -163,10 +186,12 @@ public final class RecordingWriter: @unchecked Sendable {
             // worth of margin for the passes' own time) stays within the bound.
             // A monotonic clock: a wall clock stepped back must not stop the refreshes.
             let now = DispatchTime.now().uptimeNanoseconds
-            if Double(now - lastHeader) / 1e9 + 2 * poll > Self.crashBound {
+            let refreshWaiting = refreshAsked > refreshesDone.load(ordering: .relaxed)
+            if refreshWaiting || Double(now - lastHeader) / 1e9 + 2 * poll > Self.crashBound {
                 pipeline?.files.updateHeader()
                 lastHeader = DispatchTime.now().uptimeNanoseconds
             }
+            if refreshWaiting { refreshesDone.store(refreshAsked, ordering: .releasing) }
             // Behind (more than a sleep's worth arrived while writing, e.g. after a disk
             // stall): go on at once. Otherwise sleep, even after writing: what arrived during
             // the pass waits for the next one rather than making a write of a few frames.

@@ -46,6 +46,7 @@ public struct OscOutgoing: Sendable, Equatable {
         for argument in arguments {
             switch argument {
             case let .int(i): lo_message_add_int64(message, i)
+            case let .int32(i): lo_message_add_int32(message, i)
             case let .float(d): lo_message_add_double(message, d)
             case let .string(s): lo_message_add_string(message, s)
             case .other: break

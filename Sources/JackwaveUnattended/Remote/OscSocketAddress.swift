@@ -31,7 +31,7 @@ public struct OscSocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The sender of a datagram, as `recvfrom` gave it; an IPv4 address an IPv6 socket shows
     /// as `::ffff:a.b.c.d` is taken as the IPv4 address it is. Nil for another family.
-    init?(_ storage: sockaddr_storage) {
+    public init?(_ storage: sockaddr_storage) {
         var copy = storage
         switch Int32(storage.ss_family) {
         case AF_INET:

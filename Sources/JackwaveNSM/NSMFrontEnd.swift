@@ -1,0 +1,84 @@
+import JackwaveHost
+import JackwaveVocabulary
+
+/// A run's front end inside a session: the terminal's (`inner`) for its lines and
+/// interrupts, with the session manager told and answered on every pass of the main loop.
+///
+/// The open is answered on the first pass, once the client, its ports and its first file
+/// exist; a run that ends before that answers it with its error (`finish`). A save is
+/// answered once the writer has brought the open file up to date (`RunControl.save`). Every
+/// line goes to the manager as a status message too (`:message:`), errors as the most
+/// important.
+public final class NSMFrontEnd: RunFrontEnd {
+    /// The main loop's longest sleep here: a save is answered within it and the writer's
+    /// refresh, inside the 100 ms a manager's user should wait at most.
+    static let longestPace: UInt32 = 40_000
+    /// How long a save waits for the writer.
+    static let saveTimeout = 0.05
+
+    private let inner: any RunFrontEnd
+    private let client: NSMClient
+    private let render: (Phrase) -> String
+    private var openAnswered = false
+    private var lastError: String?
+
+    /// `render` spells a line as the terminal does (the CLI's option names).
+    public init(_ inner: any RunFrontEnd, client: NSMClient, render: @escaping (Phrase) -> String) {
+        self.inner = inner
+        self.client = client
+        self.render = render
+    }
+
+    public func say(_ line: Phrase) {
+        inner.say(line)
+        client.message(priority: 1, render(line))
+    }
+
+    public func error(_ line: Phrase) {
+        inner.error(line)
+        let text = render(line)
+        lastError = text
+        client.message(priority: 3, text)
+    }
+
+    public var interrupts: Int { inner.interrupts }
+    public var interruptPending: Bool { inner.interruptPending }
+    public func holdInterrupts() { inner.holdInterrupts() }
+    public func receiveInterrupts() { inner.receiveInterrupts() }
+    public var pace: UInt32 { min(inner.pace, Self.longestPace) }
+
+    public func makeDisplay(names: [String], sampleRate: Int, loudnessTarget: Double?,
+                            connections: @escaping () -> [[String]]) -> LevelDisplay? {
+        inner.makeDisplay(names: names, sampleRate: sampleRate, loudnessTarget: loudnessTarget, connections: connections)
+    }
+
+    public func tick(_ control: RunControl) {
+        inner.tick(control)
+        if !openAnswered {
+            openAnswered = true
+            let file = control.status().file
+            client.reply(to: "/nsm/client/open", file.isEmpty ? "open" : "recording into \(file.split(separator: "/").last ?? "")")
+        }
+        for request in client.requests() {
+            switch request {
+            case .save:
+                let result = control.save(timeout: Self.saveTimeout)
+                if result.saved { client.reply(to: "/nsm/client/save", result.line) } else { client.fail("/nsm/client/save", .general, result.line) }
+            case .open:
+                client.fail("/nsm/client/open", .notNow, "jackwave cannot switch sessions; it was not announced as able to")
+            case .welcomed, .refused, .sessionIsLoaded:
+                break
+            }
+        }
+    }
+
+    public func audioStopped() { inner.audioStopped() }
+
+    /// After the run: an open never answered (the run failed before its first pass) gets
+    /// the run's error.
+    public func finish(exitCode: Int32) {
+        guard !openAnswered else { return }
+        openAnswered = true
+        client.fail("/nsm/client/open", exitCode == 2 ? .badProject : .general, lastError ?? "jackwave ended (exit \(exitCode))")
+    }
+}
