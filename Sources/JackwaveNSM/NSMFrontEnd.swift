@@ -1,3 +1,4 @@
+import Glibc
 import JackwaveHost
 import JackwaveVocabulary
 
@@ -8,7 +9,8 @@ import JackwaveVocabulary
 /// exist; a run that ends before that answers it with its error (`finish`). A save is
 /// answered once the writer has brought the open file up to date (`RunControl.save`). Every
 /// line goes to the manager as a status message too (`:message:`), errors as the most
-/// important.
+/// important. A manager that dies is noticed as its child notices it, by a new parent
+/// process (managers start their clients themselves), and said once; the recording goes on.
 public final class NSMFrontEnd: RunFrontEnd {
     /// The main loop's longest sleep here: a save is answered within it and the writer's
     /// refresh, inside the 100 ms a manager's user should wait at most.
@@ -21,6 +23,9 @@ public final class NSMFrontEnd: RunFrontEnd {
     private let render: (Phrase) -> String
     private var openAnswered = false
     private var lastError: String?
+    /// The process that started jackwave (the manager), 1 if that was init already.
+    private let manager = getppid()
+    private var managerGone = false
 
     /// `render` spells a line as the terminal does (the CLI's option names).
     public init(_ inner: any RunFrontEnd, client: NSMClient, render: @escaping (Phrase) -> String) {
@@ -54,6 +59,10 @@ public final class NSMFrontEnd: RunFrontEnd {
 
     public func tick(_ control: RunControl) {
         inner.tick(control)
+        if !managerGone && manager != 1 && getppid() != manager {
+            managerGone = true
+            inner.say("the session manager is gone (process \(manager) ended): the recording goes on; end it with SIGTERM or Ctrl-C")
+        }
         if !openAnswered {
             openAnswered = true
             let file = control.status().file

@@ -78,6 +78,15 @@ struct PackageEndToEndTests {
         }
     }
 
+    @Test("the package's desktop entry is one that session managers list: X-NSM-Capable, started as jackwave")
+    func desktopEntry() throws {
+        let root = try Self.install()
+        let text = try String(contentsOfFile: root + "/usr/share/applications/jackwave.desktop", encoding: .utf8)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        #expect(lines.isSuperset(of: ["[Desktop Entry]", "Type=Application", "Exec=jackwave", "X-NSM-Capable=true", "X-NSM-Exec=jackwave"]),
+                "\(text)")
+    }
+
     @Test("the packaged unit starts the binary the package installs, passes systemd-analyze verify, and rates 2.0 or lower (OK)")
     func serviceUnit() throws {
         let root = try Self.install()

@@ -35,7 +35,7 @@ struct SessionManagerEndToEndTests {
         let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
         let nsm = try NSMServer(server: server)
-        defer { try? nsm.request("/nsm/server/quit") }
+        defer { nsm.quit() }
         try nsm.request("/nsm/server/new", ["take"])
         try nsm.request("/nsm/server/add", ["jackpatch"])
         try nsm.request("/nsm/server/add", ["jackwave"])
@@ -82,7 +82,7 @@ struct SessionManagerEndToEndTests {
     func settingOutsideFolderRefused() throws {
         let server = try ServerKind.jackd.start()
         let nsm = try NSMServer(server: server)
-        defer { try? nsm.request("/nsm/server/quit") }
+        defer { nsm.quit() }
         try nsm.request("/nsm/server/new", ["outside"])
         try nsm.request("/nsm/server/add", ["jackwave"])
         let folder = try #require(nsm.clientFolder(session: "outside"), "no client folder: \(nsm.process.stderrSoFar)")
@@ -94,5 +94,70 @@ struct SessionManagerEndToEndTests {
         #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("outside the session's folder") }, "\(nsm.process.stderrSoFar)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: escape)) == [])
         #expect(!FileManager.default.fileExists(atPath: folder + "/take-002.wav"))
+    }
+
+    /// The pids nsmd said it launched jackwave as, in order.
+    func launchedPids(_ nsm: NSMServer) -> [pid_t] {
+        nsm.process.stderrSoFar.matches(of: #/Process jackwave has pid: (\d+)/#).compactMap { pid_t($0.1) }
+    }
+
+    @Test("a jackwave killed mid-take leaves a readable file and numbers on when the session restarts it; a manager killed mid-take leaves it recording, and said")
+    func faults() throws {
+        let server = try ServerKind.jackd.start()
+        let source = try server.startTestSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let nsm = try NSMServer(server: server)
+        try nsm.request("/nsm/server/new", ["faults"])
+        try nsm.request("/nsm/server/add", ["jackwave"])
+        let folder = try #require(nsm.clientFolder(session: "faults"), "no client folder: \(nsm.process.stderrSoFar)")
+        let clientID = String(folder.split(separator: "/").last ?? "")
+        let first = folder + "/take-001.wav", second = folder + "/take-002.wav"
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(first) > 0 }, "\(nsm.process.stderrSoFar)")
+        let connect = {
+            for channel in 1...2 {
+                _ = try? Run.tool("/usr/bin/jack_connect", ["src:out_\(channel)", "\(clientID):in_\(channel)"], server: server.name)
+            }
+        }
+        connect()
+        let connectedAt = Recording.framesSoFar(first)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(first) > connectedAt + 48000 })
+        // SIGKILL: the file holds what its header last said, readable, the pattern unbroken.
+        let killed = try #require(launchedPids(nsm).first, "\(nsm.process.stderrSoFar)")
+        let seen = Recording.framesSoFar(first)
+        kill(killed, SIGKILL)
+        #expect(waitUntil(timeout: 30) { kill(killed, 0) != 0 || (try? String(contentsOfFile: "/proc/\(killed)/stat", encoding: .utf8))?.contains(") Z ") == true })
+        let left = try Recording(first)
+        #expect(left.frames >= seen)
+        expectPatternAfterConnection(left, "take-001.wav", server: server, stderr: nsm.process.stderrSoFar)
+        // The session restarts it (closed and opened again): the next take.
+        try nsm.request("/nsm/server/close")
+        try nsm.request("/nsm/server/open", ["faults"])
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(second) > 0 }, "\(nsm.process.stderrSoFar)")
+        let restarted = try #require(launchedPids(nsm).dropFirst().first, "\(nsm.process.stderrSoFar)")
+        defer { kill(restarted, SIGKILL) }
+        connect()
+        // The manager killed: jackwave records on, and says so.
+        nsm.process.signal(SIGKILL)
+        #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("the session manager is gone") }, "\(nsm.process.stderrSoFar)")
+        let afterManager = Recording.framesSoFar(second)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(second) > afterManager + 48000 }, "still recording")
+        kill(restarted, SIGTERM)
+        #expect(waitUntil(timeout: 30) { kill(restarted, 0) != 0 || (try? String(contentsOfFile: "/proc/\(restarted)/stat", encoding: .utf8))?.contains(") Z ") == true })
+        #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("jackwave: recorded") }, "\(nsm.process.stderrSoFar)")
+        expectPatternAfterConnection(try Recording(second), "take-002.wav", server: server, stderr: nsm.process.stderrSoFar)
+    }
+
+    @Test("opened while no JACK server runs, jackwave answers the open with /error and its line, as outside a session, and records nothing")
+    func noServerAtOpen() throws {
+        let server = try ServerKind.jackd.start()
+        let nsm = try NSMServer(server: server)
+        defer { nsm.quit() }
+        server.stop()
+        try nsm.request("/nsm/server/new", ["down"])
+        try nsm.request("/nsm/server/add", ["jackwave"])
+        #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("replied with error") }, "\(nsm.process.stderrSoFar)")
+        #expect(nsm.process.stderrSoFar.contains("jackwave: error: cannot connect to JACK server"), "\(nsm.process.stderrSoFar)")
+        let folder = try #require(nsm.clientFolder(session: "down"), "no client folder: \(nsm.process.stderrSoFar)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") } == [])
     }
 }

@@ -73,6 +73,8 @@ final class NSMServer: @unchecked Sendable {
     @discardableResult
     func request(_ path: String, _ arguments: [String] = [], timeout: Double = 30) throws -> String {
         let before = peer.received.count
+        let sent = Date()
+        defer { print("nsmd: \(path) answered in \(String(format: "%.2f", Date().timeIntervalSince(sent))) s") }
         peer.send(path, arguments.map { .string($0) }, to: port)
         var answer: OscMessage?
         _ = waitUntil(timeout: timeout) {
@@ -85,6 +87,13 @@ final class NSMServer: @unchecked Sendable {
         guard answer.path == "/reply" else { throw TestFailure("nsmd refused \(path): \(answer.arguments)") }
         if case let .string(message)? = answer.arguments.dropFirst().first { return message }
         return ""
+    }
+
+    /// `/nsm/server/quit`, which nsmd answers by closing the session (its clients get
+    /// SIGTERM) and ending, without a reply: waits (bounded) for it to end.
+    func quit(timeout: Double = 30) {
+        peer.send("/nsm/server/quit", to: port)
+        _ = waitUntil(timeout: timeout) { !process.isRunning }
     }
 
     /// The folder of the jackwave client in session `name`, once nsmd has opened it.
