@@ -166,6 +166,7 @@ let package = Package(
                                                                "JackwaveSoundFiles", "JackwaveDSP", "JackwaveLevelStream",
                                                                "JackwaveLoudness"]),
         .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveTestSupport", "JackwaveMeasure"]),
+        .testTarget(name: "JackwaveNSMTests", dependencies: ["JackwaveNSM", "JackwaveUnattended"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwaveTestSupport", "JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveTestSupport", "JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                              "JackwaveRunSupport", "JackwaveAnalysis", "JackwaveStreaming",

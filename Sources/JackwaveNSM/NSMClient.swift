@@ -37,9 +37,10 @@ public enum NSMErrorCode: Int32, Sendable {
 public final class NSMClient {
     /// The API version this client follows (nsm-api.adoc 1.1.2).
     static let apiVersion: (major: Int32, minor: Int32) = (1, 1)
-    /// What jackwave can do in a session: tell the manager what it is doing. No `:switch:`
-    /// (a second open is refused), no `:dirty:` (a recorder's state is its files, always saved).
-    public static let capabilities = ":message:"
+    /// What jackwave can do in a session: tell the manager what it is doing, and switch to
+    /// another session without a restart. No `:dirty:`: a recorder's state is its files,
+    /// always saved.
+    public static let capabilities = ":message:switch:"
     /// The API's requests carry at most this many bytes of text each (a path, a name).
     static let maximumText = 4096
 

@@ -9,7 +9,8 @@ import JackwaveVocabulary
 /// exist; a run that ends before that answers it with its error (`finish`). A save is
 /// answered once the writer has brought the open file up to date (`RunControl.save`). Every
 /// line goes to the manager as a status message too (`:message:`), errors as the most
-/// important. A manager that dies is noticed as its child notices it, by a new parent
+/// important. A second open (`:switch:`) is kept in `switchTo` and ends the run as an
+/// interrupt does, files finalized; whoever runs jackwave then opens the next. A manager that dies is noticed as its child notices it, by a new parent
 /// process (managers start their clients themselves), and said once; the recording goes on.
 public final class NSMFrontEnd: RunFrontEnd {
     /// The main loop's longest sleep here: a save is answered within it and the writer's
@@ -17,21 +18,32 @@ public final class NSMFrontEnd: RunFrontEnd {
     static let longestPace: UInt32 = 40_000
     /// How long a save waits for the writer.
     static let saveTimeout = 0.05
+    /// How often the manager is told the file being written and its length, in seconds.
+    static let progressInterval = 10.0
 
     private let inner: any RunFrontEnd
     private let client: NSMClient
     private let render: (Phrase) -> String
+    /// Ends the run as an interrupt does (the first of them: the files are drained).
+    private let requestStop: () -> Void
+    /// The open that asked jackwave to switch to another session, once one has.
+    public private(set) var switchTo: NSMOpen?
     private var openAnswered = false
     private var lastError: String?
     /// The process that started jackwave (the manager), 1 if that was init already.
     private let manager = getppid()
     private var managerGone = false
+    /// When the file and its length were last told (monotonic seconds).
+    private var progressToldAt = 0.0
 
-    /// `render` spells a line as the terminal does (the CLI's option names).
-    public init(_ inner: any RunFrontEnd, client: NSMClient, render: @escaping (Phrase) -> String) {
+    /// `render` spells a line as the terminal does (the CLI's option names); `requestStop`
+    /// ends the run for a switch.
+    public init(_ inner: any RunFrontEnd, client: NSMClient, render: @escaping (Phrase) -> String,
+                requestStop: @escaping () -> Void) {
         self.inner = inner
         self.client = client
         self.render = render
+        self.requestStop = requestStop
     }
 
     public func say(_ line: Phrase) {
@@ -68,13 +80,20 @@ public final class NSMFrontEnd: RunFrontEnd {
             let file = control.status().file
             client.reply(to: "/nsm/client/open", file.isEmpty ? "open" : "recording into \(file.split(separator: "/").last ?? "")")
         }
+        tellProgress(control)
         for request in client.requests() {
             switch request {
             case .save:
                 let result = control.save(timeout: Self.saveTimeout)
                 if result.saved { client.reply(to: "/nsm/client/save", result.line) } else { client.fail("/nsm/client/save", .general, result.line) }
-            case .open:
-                client.fail("/nsm/client/open", .notNow, "jackwave cannot switch sessions; it was not announced as able to")
+            case let .open(next):
+                guard switchTo == nil else {
+                    client.fail("/nsm/client/open", .notNow, "jackwave is already switching to \(switchTo?.path ?? "")")
+                    continue
+                }
+                switchTo = next
+                inner.say("switching to \(next.path): finishing this session's files")
+                requestStop()
             case .welcomed, .refused, .sessionIsLoaded:
                 break
             }
@@ -82,6 +101,22 @@ public final class NSMFrontEnd: RunFrontEnd {
     }
 
     public func audioStopped() { inner.audioStopped() }
+
+    /// Every `progressInterval`, the file being written and how much it holds, as the
+    /// least important status message (the manager shows it beside the client).
+    private func tellProgress(_ control: RunControl) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        guard seconds - progressToldAt >= Self.progressInterval, let rate = control.sampleRate, rate > 0 else { return }
+        progressToldAt = seconds
+        let status = control.status()
+        guard !status.file.isEmpty else { return }
+        let name = status.file.split(separator: "/").last.map(String.init) ?? status.file
+        let length = Int(status.frames / Int64(rate))
+        let clock = "\(length / 60):" + (length % 60 < 10 ? "0" : "") + "\(length % 60)"
+        client.message(priority: 0, "\(status.state): \(name), \(clock) recorded")
+    }
 
     /// After the run: an open never answered (the run failed before its first pass) gets
     /// the run's error.

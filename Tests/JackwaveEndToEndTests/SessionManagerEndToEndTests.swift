@@ -1,4 +1,5 @@
 import Foundation
+import JackwaveSoundFiles
 import JackwaveTestSupport
 import Testing
 
@@ -159,5 +160,54 @@ struct SessionManagerEndToEndTests {
         #expect(nsm.process.stderrSoFar.contains("jackwave: error: cannot connect to JACK server"), "\(nsm.process.stderrSoFar)")
         let folder = try #require(nsm.clientFolder(session: "down"), "no client folder: \(nsm.process.stderrSoFar)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") } == [])
+    }
+
+    @Test("opening another session switches the running jackwave: this session's file finalized, the next one's recorded as its client",
+          arguments: ServerKind.allCases)
+    func switchesSessions(kind: ServerKind) throws {
+        let server = try kind.start()
+        let source = try server.startTestSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let nsm = try NSMServer(server: server)
+        defer { nsm.quit() }
+        // Session "one" with a jackwave, saved; then session "two" with another.
+        try nsm.request("/nsm/server/new", ["one"])
+        try nsm.request("/nsm/server/add", ["jackwave"])
+        let one = try #require(nsm.clientFolder(session: "one"), "\(nsm.process.stderrSoFar)")
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(one + "/take-001.wav") > 0 }, "\(nsm.process.stderrSoFar)")
+        try nsm.request("/nsm/server/save")
+        try nsm.request("/nsm/server/new", ["two"])
+        try nsm.request("/nsm/server/add", ["jackwave"])
+        let two = try #require(nsm.clientFolder(session: "two"), "\(nsm.process.stderrSoFar)")
+        let twoID = String(two.split(separator: "/").last ?? ""), oneID = String(one.split(separator: "/").last ?? "")
+        let before = two + "/take-001.wav", after = one + "/take-002.wav"
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(before) > 0 }, "\(nsm.process.stderrSoFar)")
+        for channel in 1...2 {
+            _ = try Run.tool("/usr/bin/jack_connect", ["src:out_\(channel)", "\(twoID):in_\(channel)"], server: server.name)
+        }
+        let connected = Recording.framesSoFar(before)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(before) > connected + 48000 })
+        // Opening "one" again: nsmd hands it to the running jackwave, which switches.
+        let pids = nsm.process.stderrSoFar.matches(of: #/Process jackwave has pid: (\d+)/#).count
+        try nsm.request("/nsm/server/open", ["one"])
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(after) > 0 }, "\(nsm.process.stderrSoFar)")
+        #expect(nsm.process.stderrSoFar.matches(of: #/Process jackwave has pid: (\d+)/#).count == pids, "switched, not started again")
+        #expect(nsm.process.stderrSoFar.contains("switching to \(one)"), "\(nsm.process.stderrSoFar)")
+        let ports = try Run.tool("/usr/bin/jack_lsp", [], server: server.name).stdout
+        #expect(ports.contains("\(oneID):in_1") && !ports.contains("\(twoID):in_1"), "\(ports)")
+        expectPatternAfterConnection(try Recording(before), "two's take-001.wav", server: server, stderr: nsm.process.stderrSoFar)
+        // The gap the switch left, by the files' wall-clock starts (bext): said, not asserted.
+        if let old = try? SoundFile(readingFrom: before), let new = try? SoundFile(readingFrom: after),
+           let a = old.broadcastInfo?.timeReference, let b = new.broadcastInfo?.timeReference {
+            let gap = (Double(b) - Double(a) - Double(old.frames)) / Double(old.sampleRate)
+            print("switch on \(kind): \(String(format: "%.3f", gap)) s between the old file's end and the new file's start")
+        }
+        for channel in 1...2 {
+            _ = try Run.tool("/usr/bin/jack_connect", ["src:out_\(channel)", "\(oneID):in_\(channel)"], server: server.name)
+        }
+        let reconnected = Recording.framesSoFar(after)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(after) > reconnected + 48000 })
+        try nsm.request("/nsm/server/close")
+        expectPatternAfterConnection(try Recording(after), "one's take-002.wav", server: server, stderr: nsm.process.stderrSoFar)
     }
 }

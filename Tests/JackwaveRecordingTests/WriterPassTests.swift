@@ -44,4 +44,28 @@ struct WriterPassTests {
         #expect(small.ringCapacity == 4096)   // 85 ms: a sleep of 10.7 ms
         #expect(small.interval == 10_666)
     }
+
+    @Test("after refreshHeaders returns, the file's header holds every frame pushed before the call")
+    func refreshOnRequest() throws {
+        let dir = NSTemporaryDirectory() + "jackwave-refresh-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/saved.wav"
+        let spec = RecordingSpec(path: path, format: try #require(SoundFormat.named("wav")), depth: .float, channels: 2,
+                                 inputRate: 48000, fileRate: 48000, dither: false, splitFrames: nil)
+        let ring = SPSCRing<Float>(minimumCapacity: 480_000, width: 2)
+        let writer = RecordingWriter(pipeline: try RecordingPipeline.opened(spec), ring: ring,
+                                     drops: SPSCRing<DropEvent>(minimumCapacity: 4, width: 1), inputRate: 48000,
+                                     messages: MessageQueue(), takes: nil)
+        writer.start()
+        defer { writer.requestStop(.stopNow); _ = writer.wait(timeout: 10) }
+        var pushed = 0
+        for round in 1...3 {
+            let frames = [Float](repeating: Float(round) / 8, count: 2 * 4_801 * round)
+            #expect(frames.withUnsafeBufferPointer { ring.write($0) })
+            pushed += 4_801 * round
+            #expect(writer.refreshHeaders(timeout: 10))
+            #expect(try SoundFile(readingFrom: path).frames == Int64(pushed), "after round \(round)")
+        }
+    }
 }

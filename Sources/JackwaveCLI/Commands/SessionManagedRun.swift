@@ -43,13 +43,28 @@ enum SessionManagedRun {
             Console.error("cannot reach the session manager at \(url)")
             return 1
         }
-        guard let open = waitForOpen(client, url: url) else { return SignalTrap.count > 0 ? 0 : 1 }
+        guard var open = waitForOpen(client, url: url) else { return SignalTrap.count > 0 ? 0 : 1 }
+        // One run per open: a switch (a second open while running) ends the run, files
+        // finalized, and the next begins in the new folder as the new client.
+        while true {
+            let (code, next) = runOpen(open, client: client)
+            // Held from here to the next run's start, so that a SIGTERM in between stays
+            // pending and reaches that run; one that came before the hold is counted here.
+            SignalTrap.holdOnMainThread()
+            guard let next, SignalTrap.count <= 1 else { return code }
+            open = next
+        }
+    }
+
+    /// The run `open` describes, to its end: its exit code, and the open that switched
+    /// jackwave away from it, if one did.
+    private static func runOpen(_ open: NSMOpen, client: NSMClient) -> (Int32, NSMOpen?) {
         let settings: [String]
         let project: NSMProject
         do throws(NSMClientError) {
             project = try NSMProject(opening: open.path, defaults: defaultSettings)
         } catch {
-            return refuse(client, .createFailed, error.message, exitCode: 1)
+            return (refuse(client, .createFailed, error.message, exitCode: 1), nil)
         }
         if project.createdSettings { Console.say("a new client of the session: its settings are \(project.settingsPath)") }
         var options: RunOptions
@@ -64,20 +79,20 @@ enum SessionManagedRun {
             options.levels.meter = options.levels.meter ?? false
             try options.validate()
         } catch {
-            return refuse(client, .badProject, "\(project.settingsPath): \(error.message.line)", exitCode: 2)
+            return (refuse(client, .badProject, "\(project.settingsPath): \(error.message.line)", exitCode: 2), nil)
         }
         // Relative paths in the settings are the folder's.
         guard chdir(project.folder) == 0 else {
-            return refuse(client, .createFailed, "cannot enter \(project.folder): \(String(cString: strerror(errno)))", exitCode: 1)
+            return (refuse(client, .createFailed, "cannot enter \(project.folder): \(String(cString: strerror(errno)))", exitCode: 1), nil)
         }
         var nsm: NSMFrontEnd?
         let code = RunCommand.run(options) { terminal in
-            let frontEnd = NSMFrontEnd(terminal, client: client, render: { $0.line })
+            let frontEnd = NSMFrontEnd(terminal, client: client, render: { $0.line }, requestStop: { SignalTrap.interruptFromRemote() })
             nsm = frontEnd
             return frontEnd
         }
         nsm?.finish(exitCode: code)
-        return code
+        return (code, nsm?.switchTo)
     }
 
     /// Waits for the welcome (at most `welcomeTimeout`), then for the open, as long as it
