@@ -137,7 +137,7 @@ let package = Package(
         /// command lines, sound-file headers), one binary chosen by JACKWAVE_FUZZ_TARGET.
         /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
         /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
-        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveVocabulary", "JackwaveCLI", "JackwaveHost", "JackwaveUnattended",
+        .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveVocabulary", "JackwaveCLI", "JackwaveHost", "JackwaveUnattended", "JackwaveNSM",
                                                                 "JackwaveRunSupport", "JackwaveLevelStream", "JackwaveSoundFiles"],
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
 

@@ -80,8 +80,8 @@ public final class NSMClient {
         return found
     }
 
-    /// A message as a request, nil for one jackwave does not act on.
-    static func request(_ path: String, _ arguments: [OscArgument]) -> NSMRequest? {
+    /// A message as a request, nil for one jackwave does not act on. (Package: fuzzed.)
+    package static func request(_ path: String, _ arguments: [OscArgument]) -> NSMRequest? {
         let strings = arguments.map { argument -> String? in
             if case let .string(s) = argument, s.utf8.count <= maximumText { return s } else { return nil }
         }

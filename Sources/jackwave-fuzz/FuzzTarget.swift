@@ -4,6 +4,7 @@ import Glibc
 import JackwaveCLI
 import JackwaveHost
 import JackwaveLevelStream
+import JackwaveNSM
 import JackwaveRunSupport
 import JackwaveSoundFiles
 import JackwaveUnattended
@@ -15,7 +16,8 @@ enum FuzzTarget: String, CaseIterable {
     /// A level stream, CSV and JSON Lines (`LevelStreamReader`), with plot's bound on rows.
     case csv, jsonl
     /// A UDP datagram: liblo's decoding (`OscDecoder`), then every message through the
-    /// dispatcher (`RemoteControl.handle`, no run attached) and its lines through the escaping.
+    /// dispatcher (`RemoteControl.handle`, no run attached) and its lines through the escaping,
+    /// and through a session manager client's reading of it (`NSMClient.request`).
     case osc
     /// A command line: the bytes split at NUL into arguments (`Jackwave.parseOnly`), and the
     /// OSC option values (`OscBinding`, `OscNetwork`).
@@ -61,6 +63,7 @@ enum FuzzTarget: String, CaseIterable {
         let decoded = copy.withUnsafeMutableBytes { decoder.decode($0, limit: 256) }
         for message in decoded.messages {
             _ = remote.handle(message.path, message.arguments)
+            _ = NSMClient.request(message.path, message.arguments)
         }
         for line in remote.lines.drain() { _ = TerminalEscaping.escape(line.text(naming: { "\($0)" })) }
     }
