@@ -44,6 +44,12 @@ let package = Package(
         /// libshout's header only: no pkgConfig, so nothing links it; JackwaveStreaming dlopens it
         /// when a run streams (`--stream`, IcecastConnection says why).
         .systemLibrary(name: "CShout", path: "Sources/CShout", providers: [.apt(["libshout3-dev"])]),
+        /// libsmf: writes the Standard MIDI Files of `--midi` (JackwaveMIDI's MidiFileWriter).
+        .systemLibrary(name: "CSMF", path: "Sources/CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
+        /// portSMF (Debian's libportsmf-dev, a static C++ library) behind a small C API: reads
+        /// Standard MIDI Files for `jackwave plot`. libsmf aborts on a file it cannot parse
+        /// (an assertion), so it writes and portSMF reads.
+        .target(name: "CPortSMF", linkerSettings: [.linkedLibrary("portSMF"), .linkedLibrary("stdc++")]),
         /// Small glibc calls Swift cannot reach: disk reservation, thread names, a close-on-exec
         /// pipe, extended attributes, and the rest its header lists.
         .target(name: "CGlibcExtras"),
@@ -88,6 +94,11 @@ let package = Package(
         /// session plugs in, without depending on them. No JACK.
         .target(name: "JackwaveRecording", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CSoxr",
                                                           "CGlibcExtras"]),
+        /// MIDI beside the audio: the records the callback fills, the messages they carry, the
+        /// Standard MIDI Files (libsmf) with notes chased across cuts, MIDI Machine Control.
+        /// No JACK.
+        .target(name: "JackwaveMIDI", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
+                                                     "JackwaveRecording", "CSMF", "CGlibcExtras"]),
         /// What a run does unattended around its files: the finisher (cues, pictures drawn by
         /// what the CLI hands in, loudness reports, `--on-close`), the observer of events, OSC
         /// over liblo. No JACK, no cairo.
@@ -97,17 +108,18 @@ let package = Package(
         /// stream and meters, the latency report.
         .target(name: "JackwaveHost", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
                                                      "JackwaveRecording", "JackwaveUnattended", "JackwaveDSP", "JackwaveSoundFiles",
-                                                     "JackwaveLevelStream", "JackwaveLoudness", "CGlibcExtras"]),
+                                                     "JackwaveLevelStream", "JackwaveLoudness", "JackwaveMIDI", "CGlibcExtras"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
-        .target(name: "JackwavePlot", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo"]),
+        .target(name: "JackwavePlot", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo",
+                                                     "CPortSMF"]),
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         /// A New Session Manager client: the announce, the open and the save, and a run's
         /// front end that answers the manager.
         .target(name: "JackwaveNSM", dependencies: ["JackwaveVocabulary", "JackwaveUnattended", "JackwaveHost"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveVocabulary", "JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                     "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
-                                                    "JackwaveRecording", "JackwaveUnattended", "JackwaveNSM",
+                                                    "JackwaveRecording", "JackwaveUnattended", "JackwaveNSM", "JackwaveMIDI",
                                                     "JackwaveHost", "JackwavePlot", "JackwaveLoudness", "JackwaveMeasure",
                                                     "CBuildInfo"]),
         /// Linked with `-z now`: every C symbol is bound at start-up, so the realtime thread
@@ -166,6 +178,8 @@ let package = Package(
                                                                "JackwaveSoundFiles", "JackwaveDSP", "JackwaveLevelStream",
                                                                "JackwaveLoudness"]),
         .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveTestSupport", "JackwaveMeasure"]),
+        .testTarget(name: "JackwaveMIDITests", dependencies: ["JackwaveTestSupport", "JackwaveMIDI", "JackwaveDSP", "JackwaveRecording",
+                                                              "JackwaveRunSupport", "CSMF"]),
         .testTarget(name: "JackwaveNSMTests", dependencies: ["JackwaveNSM", "JackwaveUnattended"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwaveTestSupport", "JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveTestSupport", "JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",
