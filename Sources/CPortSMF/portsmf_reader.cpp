@@ -1,0 +1,1 @@
+#include "portsmf_reader.h"

@@ -1,0 +1,1 @@
+// The module's first file; see Package.swift.
