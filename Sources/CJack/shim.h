@@ -2,6 +2,7 @@
 #define JACKWAVE_CJACK_SHIM_H
 #include <jack/jack.h>
 #include <jack/types.h>
+#include <jack/midiport.h>
 
 /// Opens a JACK client without ever starting a server.
 /// `jack_client_open` is variadic, which Swift cannot call; this fixes its one optional

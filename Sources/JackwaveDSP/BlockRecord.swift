@@ -11,13 +11,22 @@ public struct BlockRecord: BitwiseCopyable, Equatable, Sendable {
     public var peak: Float
     /// The transport state libjack reported in this block's cycle was Rolling.
     public var rolling: Bool
+    /// A MIDI Machine Control command heard in the block (`--mmc`), nil for none: the take
+    /// logic starts or ends a take at its frame. One a block; a second in the same block is
+    /// counted and ignored (`MidiActivity`).
+    public var command: MachineControl?
+    /// The command's frame, from the block's first.
+    public var commandOffset: Int32
 
     @inlinable
-    public init(startFrame: Int64, frameCount: Int32, peak: Float, rolling: Bool) {
+    public init(startFrame: Int64, frameCount: Int32, peak: Float, rolling: Bool,
+                command: MachineControl? = nil, commandOffset: Int32 = 0) {
         self.startFrame = startFrame
         self.frameCount = frameCount
         self.peak = peak
         self.rolling = rolling
+        self.command = command
+        self.commandOffset = commandOffset
     }
 
     /// The frame just after the block.

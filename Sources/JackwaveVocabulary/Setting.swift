@@ -13,6 +13,8 @@ public enum Setting: CaseIterable, Sendable {
     case manual, port, to, clientName
     // Takes and tone
     case preRoll, trigger, transport, stopLevel, stopAfter, takes, tone, loudness
+    // MIDI
+    case midi, midiPort, mmc, midiMarker
     // Unattended
     case onEvent, onClose, reconnect, osc, oscAllow
     // `jackwave plot`

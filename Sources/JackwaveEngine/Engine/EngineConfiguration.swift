@@ -17,6 +17,13 @@ public struct EngineConfiguration: Sendable {
     public var blockRingBlocks = 0
     /// Each block's record says whether the JACK transport rolled (`--transport`).
     public var followsTransport = false
+    /// MIDI input ports: the recorded ones (`--midi`), then the control input (`--mmc`).
+    public var midiInputs = 0
+    /// The control input's index among `midiInputs`, nil without `--mmc`: its MMC commands
+    /// go into the block records.
+    public var controlInput: Int?
+    /// MIDI ring capacity in records (`MidiRecord`), 0 when no MIDI is recorded.
+    public var midiRingRecords = 0
 
     public init(inputs: Int, outputs: Int, audioRingFrames: Int, levelRingBlocks: Int,
                 frameLimit: Int64?, tone: ToneSettings?) {

@@ -17,7 +17,8 @@ extension RealtimeEngine {
         var rolling = false
         if configuration.followsTransport, let clientHandle { rolling = JackTransport.isRolling(clientHandle) }
         region.first.pointee = BlockRecord(startFrame: startFrame, frameCount: Int32(frames), peak: loudest,
-                                           rolling: rolling)
+                                           rolling: rolling, command: state.pointee.pendingCommand,
+                                           commandOffset: state.pointee.pendingCommandOffset)
         ring.commitWrite(1)
     }
 }

@@ -17,6 +17,12 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let dropRing: SPSCRing<DropEvent>
     /// One record per block for the take logic (peak, transport); nil when not armed.
     public let blockRing: SPSCRing<BlockRecord>?
+    /// Every MIDI event of the recorded MIDI inputs, in whole events (`MidiRecord`); nil
+    /// when no MIDI is recorded. Published before the block's audio, so that a reader who
+    /// has seen a frame's audio has seen its events.
+    public let midiRing: SPSCRing<MidiRecord>?
+    /// Events and losses per MIDI input.
+    public let midiActivity: MidiActivity
     /// Inputs that record one of this engine's own outputs instead of their port.
     public let ownOutputFeeds: OwnOutputFeeds
     /// The rings as unretained references for the callback: binding an `Optional` class
@@ -24,6 +30,10 @@ public final class RealtimeEngine: @unchecked Sendable {
     let audioRingRef: Unmanaged<SPSCRing<Float>>?
     let levelRingRef: Unmanaged<SPSCRing<PeakRecord>>?
     let blockRingRef: Unmanaged<SPSCRing<BlockRecord>>?
+    let midiRingRef: Unmanaged<SPSCRing<MidiRecord>>?
+    /// The MIDI ports' C handles and this cycle's buffers (nil offline: no MIDI).
+    let midiPorts: UnsafeMutablePointer<OpaquePointer>
+    let midiBuffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// The client's C handle, for the cycle's start time; nil offline.
     let clientHandle: OpaquePointer?
     /// The ports' C handles, read by the callback without touching a Swift array.
@@ -43,7 +53,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Builds the engine for already registered ports at the server's sample rate. Offline
     /// drivers (benchmarks, tests) pass no ports and call `process(inputs:outputs:frames:)`.
     public init(configuration: EngineConfiguration, inputs: [JackPort], outputs: [JackPort],
-                sampleRate: Int, signals: EngineSignals, client: JackClient? = nil) {
+                sampleRate: Int, signals: EngineSignals, client: JackClient? = nil, midiInputs: [JackPort] = []) {
+        precondition(midiInputs.isEmpty || midiInputs.count == configuration.midiInputs)
         precondition(inputs.isEmpty || inputs.count == configuration.inputs)
         precondition(outputs.isEmpty || outputs.count == configuration.outputs)
         self.configuration = configuration
@@ -60,6 +71,13 @@ public final class RealtimeEngine: @unchecked Sendable {
             ? SPSCRing(minimumCapacity: configuration.blockRingBlocks, width: 1)
             : nil
         blockRingRef = blockRing.map { Unmanaged.passUnretained($0) }
+        midiRing = configuration.midiRingRecords > 0 ? SPSCRing(minimumCapacity: configuration.midiRingRecords, width: 1) : nil
+        midiRingRef = midiRing.map { Unmanaged.passUnretained($0) }
+        midiActivity = MidiActivity(ports: configuration.midiInputs)
+        midiPorts = .allocate(capacity: max(1, midiInputs.count))
+        for (i, p) in midiInputs.enumerated() { (midiPorts + i).initialize(to: p.handle) }
+        midiBuffers = .allocate(capacity: max(1, configuration.midiInputs))
+        midiBuffers.initialize(repeating: nil, count: max(1, configuration.midiInputs))
         ownOutputFeeds = OwnOutputFeeds(inputs: configuration.inputs)
         audioRingRef = audioRing.map { Unmanaged.passUnretained($0) }
         levelRingRef = levelRing.map { Unmanaged.passUnretained($0) }
@@ -94,6 +112,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         inputBuffers.deallocate()
         outputBuffers.deallocate()
         peakScratch.deallocate()
+        midiPorts.deallocate()
+        midiBuffers.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -137,6 +157,9 @@ public final class RealtimeEngine: @unchecked Sendable {
         }
         for o in 0..<configuration.outputs {
             outputBuffers[o] = JackPort.samples(of: outputPorts[o], frames: nframes)
+        }
+        for m in 0..<configuration.midiInputs {
+            midiBuffers[m] = JackPort.buffer(of: midiPorts[m], frames: nframes)
         }
         processBlock(frames: n)
     }
@@ -196,6 +219,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         let s = state
         let start = s.pointee.streamFrame
         let counted = Int(max(0, min(Int64(n), s.pointee.frameLimit - start)))
+        // MIDI first: its events are published before the audio of the same frames.
+        if configuration.midiInputs > 0 && counted > 0 { takeMidi(startFrame: start, frames: counted) }
 
         if counted > 0 && configuration.inputs > 0 {
             // Recording and metering share one pass over the inputs when both run.
@@ -222,7 +247,9 @@ public final class RealtimeEngine: @unchecked Sendable {
         }
         let end = start + Int64(counted)
         s.pointee.streamFrame = end
-        signals.streamFrames.store(Int(end), ordering: .relaxed)
+        // `.releasing`: a MIDI-only writer that reads this position `.acquiring` finds
+        // every event before it in the MIDI ring (`MidiOnlyWriter`).
+        signals.streamFrames.store(Int(end), ordering: .releasing)
         if end >= s.pointee.frameLimit && (s.pointee.tone?.isFinished ?? true) {
             signals.finished.store(true, ordering: .relaxed)
         }

@@ -15,4 +15,7 @@ struct RealtimeState {
     var appliedAmplitudeBits: UInt32 = 0
     var appliedPaused = false
     var appliedStop = false
+    /// The control input's MMC command in this cycle, for the block record (`--mmc`).
+    var pendingCommand: MachineControl?
+    var pendingCommandOffset: Int32 = 0
 }

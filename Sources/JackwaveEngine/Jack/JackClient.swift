@@ -71,6 +71,21 @@ public final class JackClient {
     /// `jack_get_buffer_size`.
     public var bufferSize: Int { Int(jack_get_buffer_size(handle)) }
 
+    /// `jack_port_register` for a MIDI port (`JACK_DEFAULT_MIDI_TYPE`).
+    public func registerMidiPort(shortName: String, direction: PortDirection) throws(JackError) -> JackPort {
+        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, direction.jackFlags, 0) else {
+            throw JackError.portRegistrationFailed(shortName)
+        }
+        return JackPort(handle: port)
+    }
+
+    /// `jack_get_ports` for MIDI ports, as `portNames` is for audio ones.
+    public func midiPortNames(direction: PortDirection? = nil, physicalOnly: Bool = false) -> [String] {
+        var flags = direction?.jackFlags ?? 0
+        if physicalOnly { flags |= UInt(JackPortIsPhysical.rawValue) }
+        return takeNameList(jack_get_ports(handle, nil, JACK_DEFAULT_MIDI_TYPE, flags))
+    }
+
     /// `jack_port_register` for a 32-bit float audio port.
     public func registerAudioPort(shortName: String, direction: PortDirection) throws(JackError) -> JackPort {
         guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_AUDIO_TYPE, direction.jackFlags, 0) else {

@@ -10,6 +10,13 @@ struct ClientPorts {
     let inputs: [JackPort]
     let outputs: [JackPort]
     let plan: ConnectionPlan
+    /// The MIDI inputs (`midi_1 …`), then the control input (`mmc`, with `--mmc`).
+    let midiInputs: [JackPort]
+    /// Their connections: the `--midi-port` patterns' matches in order, else the physical
+    /// MIDI capture ports; the control input to `--mmc`'s port.
+    let midiPlan: ConnectionPlan
+    /// What each recorded MIDI input's track is named after: its source, or itself.
+    let midiTrackNames: [String]
 
     /// Registers `out_1…` (when a tone plays) and `in_1…` on `client`, and plans their
     /// connections as the options ask. `channels` is the run's input count once known (a
@@ -35,6 +42,7 @@ struct ClientPorts {
             plan = ConnectionPlan(client: client, inputs: inputs, outputs: outputs, manual: o.jack.manual,
                                   sources: o.jack.portPatterns.isEmpty ? nil : sources,
                                   destinations: o.tone.toPatterns.isEmpty ? nil : destinations)
+            (midiInputs, midiPlan, midiTrackNames) = try Self.midi(o, client: client)
         } catch let error as UsageError {
             throw .usage(error.message)
         } catch let error as JackError {
@@ -42,6 +50,38 @@ struct ClientPorts {
         } catch {
             throw .runtime(Phrase(verbatim: "\(error)"))
         }
+    }
+}
+
+extension ClientPorts {
+    /// Registers the MIDI inputs and plans their connections (see `midiPlan`).
+    private static func midi(_ o: RunOptions, client: JackClient) throws -> ([JackPort], ConnectionPlan, [String]) {
+        guard o.midi.inputs > 0 || o.midi.controlPort != nil else { return ([], ConnectionPlan(pairs: []), []) }
+        let available = client.midiPortNames(direction: .output)
+        let sources = o.jack.manual ? [] : o.midi.portPatterns.isEmpty
+            ? client.midiPortNames(direction: .output, physicalOnly: true)
+            : try PortPatterns.resolve(o.midi.portPatterns, among: available, what: "MIDI source")
+        if !o.midi.portPatterns.isEmpty && sources.count > o.midi.inputs {
+            throw UsageError("\(sources.count) MIDI source ports match but jackwave has \(o.midi.inputs) MIDI inputs (\(setting: .midi) \(o.midi.inputs))")
+        }
+        var ports: [JackPort] = []
+        for i in 0..<o.midi.inputs { ports.append(try client.registerMidiPort(shortName: "midi_\(i + 1)", direction: .input)) }
+        var pairs: [(String, String)] = []
+        var names: [String] = []
+        var unconnected: [String] = []
+        for (i, port) in ports.enumerated() {
+            if i < sources.count { pairs.append((sources[i], port.fullName)) } else if !o.jack.manual { unconnected.append(port.fullName) }
+            names.append(i < sources.count ? sources[i] : port.fullName)
+        }
+        if let control = o.midi.controlPort {
+            guard let source = try PortPatterns.resolve([control], among: available, what: "MMC source").first else {
+                throw UsageError("\(setting: .mmc) \(control): no MIDI port of that name")
+            }
+            let port = try client.registerMidiPort(shortName: "mmc", direction: .input)
+            ports.append(port)
+            pairs.append((source, port.fullName))
+        }
+        return (ports, ConnectionPlan(pairs: pairs, unconnectedInputs: unconnected), names)
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 import JackwaveAnalysis
 import JackwaveDSP
 import JackwaveEngine
+import JackwaveMIDI
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
@@ -28,6 +29,8 @@ final class ClientRun {
     /// Connects planned sources again when their ports come back.
     let reconnector: SourceReconnector
     let writer: RecordingWriter?
+    /// `--record take.mid`: the writer of the MIDI alone.
+    let midiWriter: MidiOnlyWriter?
     /// Armed: the take logic the writer runs.
     let takes: TakeController?
     /// Where this turn's frame 0 lies on the run's timeline.
@@ -69,13 +72,17 @@ final class ClientRun {
         var configuration = EngineConfiguration(
             inputs: ports.inputs.count, outputs: ports.outputs.count, audioRingFrames: parts.audioRingFrames,
             levelRingBlocks: parts.levels == nil ? 0 : 2 * rate / 16, frameLimit: frameLimit, tone: tone)
+        configuration.midiInputs = ports.midiInputs.count
+        configuration.controlInput = parts.options.midi.controlPort == nil ? nil : ports.midiInputs.count - 1
+        if parts.midi != nil { configuration.midiRingRecords = Self.midiRingRecords }
         if parts.takeSettings != nil {
             configuration.blockRingBlocks = Self.blockRingBlocks(audioRingFrames: configuration.audioRingFrames)
             configuration.followsTransport = parts.takeSettings?.followsTransport ?? false
         }
         RealtimeEngine.warmUp(like: configuration, sampleRate: rate)
         engine = RealtimeEngine(configuration: configuration, inputs: ports.inputs, outputs: ports.outputs,
-                                sampleRate: rate, signals: signals, client: client)
+                                sampleRate: rate, signals: signals, client: client, midiInputs: ports.midiInputs)
+        if let midi = parts.midi, let ring = engine.midiRing { midi.attach(ring: ring, timelineBase: timelineBase) }
         // A connection between two of our own ports feeds the input inside the engine.
         let feeds = engine.ownOutputFeeds
         let (inputs, outputs) = (inputNames, outputNames)
@@ -119,7 +126,12 @@ final class ClientRun {
         } else {
             writer = nil
         }
+        midiWriter = parts.options.recordsMidiOnly ? parts.midi.map { MidiOnlyWriter(recorder: $0, signals: signals, timelineBase: timelineBase) } : nil
     }
+
+    /// MIDI records between the callback and the writer: 2 MiB pinned, ten seconds of over
+    /// 6,000 events a second, twice what a MIDI 1.0 cable carries on 2 ports.
+    static let midiRingRecords = 65536
 
     /// `--events`' `trigger` line for each take that starts, when there are events.
     private static func triggerEvents(_ events: EventLog?) -> (@Sendable (Int, Int64, Int) -> Void)? {
@@ -153,6 +165,7 @@ final class ClientRun {
         do throws(JackError) {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
             writer?.start()
+            midiWriter?.start()
             try client.activate()
             client.nameProcessThread("jackwave-rt")
             onActivated()
@@ -160,9 +173,10 @@ final class ClientRun {
             ui.error(Phrase(verbatim: error.message))
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
+            _ = midiWriter?.stop(timeout: 5)
             return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }
-        for failure in ports.plan.connect(client) { ui.say(Phrase(verbatim: failure)) }
+        for failure in ports.plan.connect(client) + ports.midiPlan.connect(client) { ui.say(Phrase(verbatim: failure)) }
         waitForConnections()
         // Frame 0 already takes what our own outputs play, not only once the connection's
         // notification has come round.
@@ -170,6 +184,7 @@ final class ClientRun {
             Self.ownConnection(engine.ownOutputFeeds, inputs: inputNames, outputs: outputNames, from: from, to: to, connected: true)
         }
         for input in ports.plan.unconnectedInputs { ui.say("\(input) is not connected: it records silence until you connect it") }
+        for input in ports.midiPlan.unconnectedInputs { ui.say("\(input) is not connected (no physical MIDI capture port for it): connect a MIDI source to record it") }
         reconnector.begin()
         // What the sources declare, read before frame 0: the files' stamp subtracts it.
         let latency = parts.latency.started(InputLatencies(names: ports.inputs.map(\.shortName), ranges: latencyWatch.read()))
@@ -203,6 +218,8 @@ final class ClientRun {
     private func waitForConnections() {
         let planned = ports.plan.pairs.compactMap { source, destination in
             inputNames.firstIndex(of: destination).map { (source, ports.inputs[$0]) }
+        } + ports.midiPlan.pairs.compactMap { source, destination in
+            ports.midiInputs.first { $0.fullName == destination }.map { (source, $0) }
         }
         guard !planned.isEmpty else { return }
         let deadline = Date().addingTimeInterval(Self.connectionWait)

@@ -60,14 +60,16 @@ public final class RunControl: @unchecked Sendable {
     // MARK: Markers
 
     /// Drops a marker at the frame the callback has reached (or at `streamFrame` of the
-    /// running connection, where a remote asked for it); returns its number, or nil when
+    /// running connection, where a remote asked for it, or at `timelineFrame`, where a MIDI
+    /// event did: `--midi-marker`); returns its number, or nil when
     /// nothing is recorded, no connection runs, or the run holds all it can.
     @discardableResult
-    public func dropMarker(label: String? = nil, atStreamFrame streamFrame: Int64? = nil) -> Int? {
+    public func dropMarker(label: String? = nil, atStreamFrame streamFrame: Int64? = nil,
+                           atTimelineFrame timelineFrame: Int64? = nil) -> Int? {
         guard records, let run = current.withLock({ $0 }) else { return nil }
         // A lone counter (relaxed): the frame the callback had reached, within a period.
         guard let (number, frame) = run.markers.drop(at: {
-            run.timelineBase + (streamFrame ?? Int64(run.signals.streamFrames.load(ordering: .relaxed)))
+            timelineFrame ?? run.timelineBase + (streamFrame ?? Int64(run.signals.streamFrames.load(ordering: .relaxed)))
         }) else {
             run.messages.post("marker not dropped: this run already holds \(MarkerBook.maximumMarkers) markers, the most it keeps")
             return nil

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JackwaveMIDI
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
@@ -21,13 +22,21 @@ extension RunOptions {
     /// existing file unless `--force`.
     public func checkOutputs() throws(UsageError) -> SoundFormat? {
         var recordFormat: SoundFormat?
-        if let path = recording.path, let naming = fileNaming {
+        var midiPath: String?
+        if let path = recording.path, recordsMidiOnly {
+            try OutputPath.check(path, force: recording.force, option: Setting.record)
+        } else if let path = recording.path, let naming = fileNaming {
             let named = recording.format
             let chosen = try usage { () throws(FileChoiceError) in
                 try FileChoice.format(for: path, named: named, depth: recording.depth, rate: recording.fileRate)
             }
             let first = naming.firstNumbers()
             try OutputPath.check(naming.path(take: first.take, piece: first.piece), force: recording.force, option: Setting.record)
+            if midi.inputs > 0 {
+                // The MIDI beside the first file: refused now, as the file itself would be.
+                midiPath = MidiRecordingSettings.midiPath(beside: naming.path(take: first.take, piece: first.piece))
+                try OutputPath.check(midiPath!, force: recording.force, option: Setting.record)
+            }
             try checkClockNames(format: chosen)
             recordFormat = chosen
         }
@@ -46,7 +55,7 @@ extension RunOptions {
             try OutputPath.check(path, force: recording.force, option: Setting.events)
         }
         // Two options naming one file (`take.wav` and `./take.wav`) would write over each other.
-        let named = [(Setting.record, recording.path), (Setting.levels, levels.path == "-" ? nil : levels.path),
+        let named = [(Setting.record, recording.path), (Setting.midi, midiPath), (Setting.levels, levels.path == "-" ? nil : levels.path),
                      (Setting.plot, recording.plotPath), (Setting.events, unattended.eventsPath == "-" ? nil : unattended.eventsPath)]
             .compactMap { option, path in path.map { (option, $0, OutputPath.canonical($0)) } }
         for (i, a) in named.enumerated() {
@@ -177,14 +186,15 @@ extension RunOptions {
     /// The take settings at the server's rate, or nil when not armed. The pre-roll is
     /// mapped and locked up front: with the ring, it must fit in half of the machine's memory.
     public func takeSettings(channels: Int, serverRate: Int) throws(UsageError) -> TakeSettings? {
-        guard armed, records else { return nil }
+        guard armed, records, !recordsMidiOnly else { return nil }
         let preRoll = Int((takes.preRollSeconds * Double(serverRate)).rounded())
         let bytes = Double(preRoll + Int(recording.bufferSeconds * Double(serverRate))) * Double(channels) * Double(MemoryLayout<Float>.stride)
         if bytes > Self.memoryBytes / 2 {
             let most = (Self.memoryBytes / 2 / Double(channels * MemoryLayout<Float>.stride) - recording.bufferSeconds * Double(serverRate)) / Double(serverRate)
             throw UsageError("\(setting: .preRoll) \(takes.preRollSeconds.plainText) s × \(channels) channels needs \(String(printf: "%.1f", bytes / 1e9)) GB with the \(setting: .buffer) ring, more than half of this machine's memory (at most \(String(printf: "%.0f", max(0, most))) s here)")
         }
-        let start: TakeSettings.Start = takes.triggerLevel.map { .level($0) } ?? .transport
+        let start: TakeSettings.Start = midi.controlPort != nil ? .machineControl
+            : takes.triggerLevel.map { .level($0) } ?? .transport
         // 6 dB under the trigger: half its amplitude.
         let stop = takes.stopLevel ?? (takes.triggerLevel ?? 0) / 2
         let after = takes.stopAfterSeconds ?? (takes.followTransport ? 0 : 2)

@@ -22,6 +22,37 @@ extension RunOptions {
         try validateStation()
         try validateTakes()
         try validateManaged()
+        try validateMidi()
+    }
+
+    /// MIDI: a `.mid` recording holds MIDI alone; the control input arms takes of its own.
+    private func validateMidi() throws(UsageError) {
+        if jack.manual && !midi.portPatterns.isEmpty { throw UsageError("\(setting: .manual) and \(setting: .midiPort) exclude each other") }
+        if midi.controlPort != nil && (takes.triggerLevel != nil || takes.followTransport) {
+            throw UsageError("\(setting: .mmc) and \(setting: takes.followTransport ? .transport : .trigger) exclude each other (each starts the takes)")
+        }
+        if midi.marker != nil && midi.controlPort == nil {
+            throw UsageError("\(setting: .midiMarker) needs \(setting: .mmc) PORT, the control input it listens to")
+        }
+        // Retention lists and deletes the sound files it made; a .mid beside each would be
+        // left behind, and the archive would grow without bound.
+        if midi.inputs > 0 && (station.retention.seconds != nil || station.retention.bytes != nil) {
+            throw UsageError("\(setting: .midi) and \(setting: station.retention.seconds != nil ? .keep : .keepSpace) exclude each other: retention does not list .mid files yet, and would leave them behind")
+        }
+        guard recordsMidiOnly, let path = recording.path else { return }
+        guard midi.inputs > 0 else {
+            throw UsageError("\(setting: .record) \(path) records MIDI alone: give \(setting: .midi) N, the MIDI inputs to record")
+        }
+        let audioOnly: [(Bool, Setting)] = [
+            (jack.channels != nil, .channels), (!jack.portPatterns.isEmpty, .port), (recording.format != nil, .format),
+            (recording.depth != nil, .bits), (recording.fileRate != nil, .rate), (recording.splitSeconds != nil, .split),
+            (recording.quality != nil, .quality), (recording.plotPath != nil, .plot), (station.splitEvery != nil, .splitEvery),
+            (station.stream != nil, .stream), (levels.loudness, .loudness), (takes.triggerLevel != nil, .trigger),
+            (takes.followTransport, .transport), (midi.controlPort != nil, .mmc),
+        ]
+        for (given, setting) in audioOnly where given {
+            throw UsageError("\(setting: .record) \(path) holds MIDI alone, so \(setting: setting) has nothing to act on: record take.wav to have the audio with take.mid beside it")
+        }
     }
 
     /// In a session, every file the run writes stays in the client's folder: the session

@@ -1,5 +1,6 @@
 import JackwaveAnalysis
 import JackwaveLevelStream
+import JackwaveMIDI
 import JackwaveRecording
 import JackwaveSoundFiles
 import JackwaveStreaming
@@ -21,6 +22,7 @@ public struct RunOptions: Equatable, Sendable {
     public var remote = Remote()
     public var station = Station()
     public var managed = Managed()
+    public var midi = Midi()
 
     public init() {}
 
@@ -36,13 +38,16 @@ public struct RunOptions: Equatable, Sendable {
     /// Whether jackwave registers input ports: always, except for a bare tone (which then
     /// connects nothing to the capture ports it does not need).
     public var wantsInputs: Bool {
-        records || !playsTone || jack.channels != nil || !jack.portPatterns.isEmpty || levels.path != nil
+        guard !recordsMidiOnly else { return jack.channels != nil }
+        return records || !playsTone || jack.channels != nil || !jack.portPatterns.isEmpty || levels.path != nil
             || levels.meter == true || levels.loudness || station.stream != nil || station.alarms.isOn
     }
     /// Whether the recording is armed: takes instead of one recording from start to end.
-    public var armed: Bool { takes.triggerLevel != nil || takes.followTransport }
+    public var armed: Bool { takes.triggerLevel != nil || takes.followTransport || midi.controlPort != nil }
     /// Whether this run records a file.
     public var records: Bool { recording.path != nil }
+    /// Whether the file recorded is a Standard MIDI File alone (`--record take.mid`).
+    public var recordsMidiOnly: Bool { recording.path.map { FileNames.lowercasedExtension($0) == "mid" } ?? false }
 }
 
 extension RunOptions {
@@ -150,6 +155,20 @@ extension RunOptions {
     public struct Managed: Equatable, Sendable {
         /// The client's folder (absolute), nil outside a session.
         public var folder: String?
+    }
+
+    /// MIDI beside the audio.
+    public struct Midi: Equatable, Sendable {
+        /// MIDI inputs `midi_1 … midi_N` (`--midi`), 0 for none.
+        public var inputs = 0
+        /// What they are connected to, in order (names or globs); none: the physical MIDI
+        /// capture ports.
+        public var portPatterns: [String] = []
+        /// The source of MIDI Machine Control (`--mmc`): a control input connected to it
+        /// starts and ends takes. Nil for none.
+        public var controlPort: String?
+        /// What on the control input drops a marker (`--midi-marker`).
+        public var marker: MidiMarkerTrigger?
     }
 
     /// Remote control over OSC.

@@ -19,6 +19,9 @@ extension Session {
     func finish(_ parts: SessionParts, totals: RunTotals, last: ClientRunEnd?, code: Int32,
                 firstStart: WallClockTime?) -> Int32 {
         var code = code
+        if options.recordsMidiOnly, let midi = parts.midi, let path = options.recording.path {
+            midi.endAlone(path: path, frames: totals.receivedFrames)
+        }
         if let ledger = parts.takes, ledger.openTake != nil {
             // A take a restart had cut: its last file is closed; it ends here.
             parts.files?.endTake()
@@ -139,6 +142,8 @@ extension Session {
             return "armed: a take starts at a peak of \(decibels(level)), ends after \(seconds(take.stopAfterFrames, rate)) below \(decibels(take.stopLevel)); \(preRoll) s of pre-roll"
         case .transport:
             return "armed: a take records while the JACK transport rolls, and \(seconds(take.stopAfterFrames, rate)) after; \(preRoll) s of pre-roll"
+        case .machineControl:
+            return "armed: a take starts at MMC RECORD STROBE and ends at RECORD EXIT or STOP, each at its frame; \(preRoll) s of pre-roll"
         }
     }
 

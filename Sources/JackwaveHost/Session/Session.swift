@@ -91,7 +91,9 @@ public final class Session {
             ports = try ClientPorts(options, client: client, channels: nil)
             parts = try SessionParts(options, format: recordFormat, ports: ports, client: client,
                                      remote: remote, environment: environment, clock: TestSeam(environment).clock,
-                                     drawPicture: drawPicture, display: { [unowned self] names, rate, target in
+                                     drawPicture: drawPicture,
+                                     midiMarker: { [control] frame in control.dropMarker(label: "MIDI", atTimelineFrame: frame) },
+                                     display: { [unowned self] names, rate, target in
                                          frontEnd.makeDisplay(names: names, sampleRate: rate, loudnessTarget: target,
                                                               connections: { [unowned self] in
                                                                   current?.ports.inputs.map(\.connections) ?? []
@@ -100,6 +102,10 @@ public final class Session {
         } catch {
             frontEnd.error(error.message)
             return close(client, code: error.exitCode)
+        }
+        if options.recordsMidiOnly, let midi = parts.midi, let path = options.recording.path, let failure = midi.beginAlone(path: path) {
+            frontEnd.error(Phrase(verbatim: failure))
+            return close(client, code: 1)
         }
         // The other clients' ports the patterns matched: what a reconnect waits to see again
         // (our own come back when the next turn registers them).

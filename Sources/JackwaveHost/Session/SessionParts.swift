@@ -3,6 +3,7 @@ import Glibc
 import JackwaveAnalysis
 import JackwaveEngine
 import JackwaveLevelStream
+import JackwaveMIDI
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
@@ -51,6 +52,8 @@ final class SessionParts {
     let dropouts: DropoutLedger?
     /// What the run says of its inputs' capture latency.
     let latency: LatencyReport
+    /// `--midi` recorded (beside the audio's files, or alone), or `--mmc` heard.
+    let midi: MidiRecorder?
 
     /// Where the lines of the run's threads wait for the main loop: the run's own, the
     /// hook's, the file finisher's, remote control's.
@@ -62,7 +65,9 @@ final class SessionParts {
     /// run's outputs: the first file, the level stream, the events (runtime errors).
     /// `display` makes the front end's live view of the levels, if it shows one.
     init(_ o: RunOptions, format: SoundFormat?, ports: ClientPorts, client: JackClient, remote: RemoteControl?,
-         environment: [String: String], clock: RunClock, drawPicture: PictureDrawing?, display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
+         environment: [String: String], clock: RunClock, drawPicture: PictureDrawing?,
+         midiMarker: (@Sendable (Int64) -> Void)? = nil,
+         display: (_ names: [String], _ sampleRate: Int, _ loudnessTarget: Double?) -> LevelDisplay?) throws(SessionError) {
         options = o
         self.clock = clock
         let sampleRate = client.sampleRate, period = client.bufferSize, channels = ports.inputs.count
@@ -78,8 +83,10 @@ final class SessionParts {
         let takeSettings: TakeSettings?
         let streamSettings: StreamSettings?
         do throws(UsageError) {
-            spec = try o.recording.path.map { path throws(UsageError) in
-                try o.recordingSpec(path: path, format: format!, channels: channels, serverRate: sampleRate, period: period)
+            spec = try o.recording.path.flatMap { path throws(UsageError) in
+                try format.map { format throws(UsageError) in
+                    try o.recordingSpec(path: path, format: format, channels: channels, serverRate: sampleRate, period: period)
+                }
             }
             takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
             streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate, environment: environment)
@@ -125,7 +132,10 @@ final class SessionParts {
         self.finisher = finisher
         let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
         self.observer = observer
-        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages) }
+        let midi = Self.makeMidi(o, ports: ports, spec: spec, sampleRate: sampleRate, takeSettings: takeSettings,
+                                 messages: messages, events: events, marker: midiMarker)
+        self.midi = midi
+        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages, companion: midi) }
         keeper?.prune(frame: 0)
         if let files, !files.spec.takes {
             // On the wall clock, the first file is named after now: frame 0 comes a moment
@@ -188,6 +198,20 @@ extension SessionParts {
             throw .usage("\(setting: .loudness): libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
         }
         return feed
+    }
+
+    /// The MIDI recorder, when MIDI is recorded or MMC heard: its tracks named after the
+    /// sources, ticks on the files' rate, events kept as far back as a file may begin.
+    static func makeMidi(_ o: RunOptions, ports: ClientPorts, spec: RecordingSpec?, sampleRate: Int, takeSettings: TakeSettings?,
+                         messages: MessageQueue, events: EventLog?, marker: (@Sendable (Int64) -> Void)?) -> MidiRecorder? {
+        guard o.records, !ports.midiInputs.isEmpty else { return nil }
+        let fileRate = spec?.fileRate ?? sampleRate
+        let overlap = (spec?.clock?.overlapFrames ?? 0) * Int64(sampleRate) / Int64(fileRate)
+        let lookBack = Int64(takeSettings?.preRollFrames ?? 0) + overlap + Int64(sampleRate)
+        let settings = MidiRecordingSettings(trackNames: ports.midiTrackNames, controlInput: o.midi.controlPort == nil ? nil : ports.midiInputs.count - 1,
+                                             marker: o.midi.marker, inputRate: sampleRate, fileRate: fileRate,
+                                             policy: o.recording.force ? .replace : .new, lookBackFrames: lookBack)
+        return MidiRecorder(settings: settings, messages: messages, events: events, onMarker: marker)
     }
 
     /// The event log: a file (or stdout), or only the hook's feed, or none.

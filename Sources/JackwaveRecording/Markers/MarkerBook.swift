@@ -34,8 +34,12 @@ public final class MarkerBook: Sendable {
         state.withLock { s in
             guard s.frames.count < Self.maximumMarkers else { return nil }
             let at = frame()
-            s.frames.append(at)
-            return (s.frames.count, at)
+            // In frame order: a MIDI marker (`--midi-marker`) comes from the writer's side,
+            // a little behind a key pressed at the same moment. Never before a claim.
+            var index = s.frames.count
+            while index > s.settled && s.frames[index - 1] > at { index -= 1 }
+            s.frames.insert(at, at: index)
+            return (index + 1, at)
         }
     }
 

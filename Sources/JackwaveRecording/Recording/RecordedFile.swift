@@ -19,6 +19,16 @@ public struct RecordedFile: Sendable, Equatable {
     /// Of `frames`, those a neighbouring file holds too (`--overlap`: its lead-in and its
     /// tail), at the file's rate; 0 without overlap.
     public var sharedFrames: Int64 = 0
+
+    public init(path: String, take: Int, piece: Int, firstFrame: Int64, endFrame: Int64, frames: Int64, ok: Bool) {
+        self.path = path
+        self.take = take
+        self.piece = piece
+        self.firstFrame = firstFrame
+        self.endFrame = endFrame
+        self.frames = frames
+        self.ok = ok
+    }
 }
 
 /// Told by `RecordingFiles` (on the writer thread, or the main thread for a run's first

@@ -28,6 +28,8 @@ import JackwaveVocabulary
 public final class RecordingFiles: @unchecked Sendable {
     public let spec: RecordingSpec
     let observer: (any RecordingFilesObserver)?
+    /// What follows the files' pieces beside them (`--midi`), if anything does.
+    package let companion: (any RecordingCompanion)?
     /// Retention (`--keep`, `--keep-space`): told of each file made.
     let keeper: FileKeeper?
     private let messages: MessageQueue?
@@ -78,9 +80,11 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Files named as `spec.naming` says (numbered after the files that exist), or on the
     /// wall clock as `spec.clock` says; each made is listed by `keeper`, if any; lines for the
     /// user (a name passed over) go to `messages`.
-    package init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, keeper: FileKeeper?, messages: MessageQueue?) {
+    package init(spec: RecordingSpec, observer: (any RecordingFilesObserver)?, keeper: FileKeeper?, messages: MessageQueue?,
+                 companion: (any RecordingCompanion)? = nil) {
         self.spec = spec
         self.observer = observer
+        self.companion = companion
         self.keeper = keeper
         self.messages = messages
         let overlap = Int(spec.clock?.overlapFrames ?? 0)
@@ -244,6 +248,7 @@ public final class RecordingFiles: @unchecked Sendable {
     /// Brings the current file's header up to date (not before its first frame: the `bext`
     /// chunk must come first; never for Ogg, see `SoundFormat.refreshesHeader`).
     public func updateHeader() {
+        companion?.refresh()
         guard spec.format.refreshesHeader else { return }
         if currentRecord != nil { current?.updateHeader() }
         tail?.file.updateHeader()
@@ -271,6 +276,7 @@ public final class RecordingFiles: @unchecked Sendable {
         framesInPiece = 0
         leadIn = 0
         fileStartInSegment = segmentFileFrames
+        companion?.fileEnded(record)
         observer?.fileClosed(record)
         if let error { return fail("\(file.path): closing failed: \(error)") }
         return true
@@ -290,6 +296,7 @@ public final class RecordingFiles: @unchecked Sendable {
         let record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
                                   firstFrame: first, endFrame: first, frames: 0, ok: true)
         currentRecord = record
+        companion?.fileBegan(record)
         observer?.fileStarted(record)
         guard spec.format.carriesBroadcastInfo else { return }
         let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + firstInSegment

@@ -179,6 +179,7 @@ public final class RecordingWriter: @unchecked Sendable {
             let refreshAsked = refreshesAsked.load(ordering: .relaxed)
             let progressed = drainOnce()
             if failed.load(ordering: .relaxed) { break }
+            pipeline?.files.companion?.reached(timelineBase + Int64(framesTaken.load(ordering: .relaxed)))
             let draining = mode == Stop.drainThenStop.rawValue
             if draining && !progressed { break }
             // The next chance to refresh is a sleep and a pass away; refresh now unless the

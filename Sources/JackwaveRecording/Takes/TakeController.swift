@@ -107,9 +107,10 @@ public final class TakeController: TakeGate, @unchecked Sendable {
         return ok
     }
 
-    /// What is known about the frames from `p` on: up to the end of the block holding it,
-    /// or, with no record for `p` (a block lost with its audio), up to the next record.
-    private func block(at p: Int64) -> (frames: Int, peak: Float, rolling: Bool, starts: Bool) {
+    /// What is known about the frames from `p` on: up to the end of the block holding it
+    /// (or up to its MMC command, which then starts the next stretch), or, with no record
+    /// for `p` (a block lost with its audio), up to the next record.
+    private func block(at p: Int64) -> Stretch {
         while current == nil || current!.endFrame <= p {
             let r = blocks.readableRegions(upTo: 1)
             guard r.count == 1 else {
@@ -121,10 +122,27 @@ public final class TakeController: TakeGate, @unchecked Sendable {
         }
         guard let record = current, record.startFrame <= p else {
             let frames = current.map { Int($0.startFrame - p) } ?? Int.max
-            return (frames, 0, lastRolling, false)
+            return Stretch(frames: frames, peak: 0, rolling: lastRolling, starts: false, command: nil)
         }
         lastRolling = record.rolling
-        return (Int(record.endFrame - p), record.peak, record.rolling, p == record.startFrame)
+        var frames = Int(record.endFrame - p)
+        var command: MachineControl?
+        if let heard = record.command {
+            let at = record.startFrame + Int64(record.commandOffset)
+            if at == p { command = heard } else if at > p { frames = Int(at - p) }
+        }
+        return Stretch(frames: frames, peak: record.peak, rolling: record.rolling, starts: p == record.startFrame, command: command)
+    }
+
+    /// Frames from a position on that one decision covers.
+    private struct Stretch {
+        var frames: Int
+        var peak: Float
+        var rolling: Bool
+        /// The stretch is its block's first.
+        var starts: Bool
+        /// An MMC command heard at the stretch's first frame.
+        var command: MachineControl?
     }
 
     /// Whether a block starts a take (when none is open) or keeps one going.
@@ -132,6 +150,7 @@ public final class TakeController: TakeGate, @unchecked Sendable {
         switch settings.start {
         case let .level(level): peak >= level
         case .transport: rolling
+        case .machineControl: false
         }
     }
 
@@ -139,11 +158,12 @@ public final class TakeController: TakeGate, @unchecked Sendable {
         switch settings.start {
         case .level: peak >= settings.stopLevel
         case .transport: rolling
+        case .machineControl: false
         }
     }
 
-    private func handle(_ frames: UnsafePointer<Float>, frames count: Int,
-                        block: (frames: Int, peak: Float, rolling: Bool, starts: Bool)) -> Bool {
+    private func handle(_ frames: UnsafePointer<Float>, frames count: Int, block: Stretch) -> Bool {
+        if settings.followsMachineControl { return follow(frames, frames: count, command: block.command) }
         if !inTake && block.starts && ledger.mayStart && starts(peak: block.peak, rolling: block.rolling) {
             guard beginTake() else { return false }
         }
@@ -166,6 +186,28 @@ public final class TakeController: TakeGate, @unchecked Sendable {
         let rest = count - inside
         history.append(frames + inside * history.channels, frames: rest)
         position += Int64(rest)
+        return true
+    }
+
+    /// MMC: a take starts at RECORD STROBE's frame and ends at RECORD EXIT's or STOP's,
+    /// whatever the level; a strobe inside a take, or an exit outside one, changes nothing.
+    private func follow(_ frames: UnsafePointer<Float>, frames count: Int, command: MachineControl?) -> Bool {
+        switch command {
+        case .recordStrobe? where !inTake && ledger.mayStart:
+            guard beginTake() else { return false }
+        case .recordExit?, .stop?:
+            if inTake { guard endTake() else { return false } }
+        default:
+            break
+        }
+        if inTake {
+            guard pipeline.push(frames, count: count) else { return false }
+            // Past the position: the status line says "recording" until a command ends it.
+            activeUntil = position + Int64(count) + 1
+        } else {
+            history.append(frames, frames: count)
+        }
+        position += Int64(count)
         return true
     }
 

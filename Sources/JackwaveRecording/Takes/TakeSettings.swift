@@ -7,6 +7,9 @@ public struct TakeSettings: Sendable, Equatable {
         case level(Float)
         /// A cycle in which the JACK transport rolls.
         case transport
+        /// MIDI Machine Control on the control input (`--mmc`): RECORD STROBE starts a take
+        /// at its frame, RECORD EXIT or STOP ends it at theirs.
+        case machineControl
     }
 
     public var start: Start
@@ -27,6 +30,9 @@ public struct TakeSettings: Sendable, Equatable {
         self.stopAfterFrames = stopAfterFrames
         self.maximumTakes = maximumTakes
     }
+
+    /// Whether takes follow MMC commands, frame-exact, rather than blocks.
+    public var followsMachineControl: Bool { start == .machineControl }
 
     /// Whether each block must say if the transport rolled.
     public var followsTransport: Bool { start == .transport }

@@ -80,13 +80,26 @@ public enum RunEventKind: String, Sendable {
     case retentionHeld = "retention_held"
     /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
     case clockStep = "clock_step"
+    /// A MIDI file was finalized (`path`, `events`: how many each MIDI input put in it,
+    /// `chased_notes`: notes it ended at its cut and its successor started again).
+    case midiFileClosed = "midi_file_closed"
+    /// A MIDI file could not be made or written (`path`, `reason`): its MIDI is lost from
+    /// there; the audio goes on.
+    case midiFailed = "midi_failed"
+    /// MIDI events were lost since the last line (`input`, `count`, `reason`: `jack` for the
+    /// server's own count, `ring` for no room on the way to the writer, `malformed`,
+    /// `unrecordable` for what a Standard MIDI File cannot hold).
+    case midiLost = "midi_lost"
+    /// A MIDI Machine Control command came on the control input (`command`: `record_strobe`,
+    /// `record_exit`, `stop`, or `ignored` for one jackwave does not act on).
+    case machineControl = "mmc"
 
     /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
     /// routine (files, connections, xruns, markers).
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
-             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .stopped: true
+             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped: true
         default: false
         }
     }

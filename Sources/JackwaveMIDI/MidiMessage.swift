@@ -1,0 +1,141 @@
+/// One complete MIDI message as it goes into a file: a channel message (running status
+/// expanded), a system common or real-time message, or a whole SysEx (`F0 … F7`).
+public struct MidiMessage: Equatable, Sendable {
+    /// Its frame on the run's timeline.
+    public var frame: Int64
+    /// The MIDI input it came on, from 0.
+    public var port: Int
+    public var bytes: [UInt8]
+
+    public init(frame: Int64, port: Int, bytes: [UInt8]) {
+        self.frame = frame
+        self.port = port
+        self.bytes = bytes
+    }
+
+    /// The message's length for a status byte, counting the status; nil where the length is
+    /// not fixed (SysEx) or the status is undefined (F4, F5, F9, FD) or a stray F7.
+    static func length(ofStatus status: UInt8) -> Int? {
+        switch status {
+        case 0x80...0xBF, 0xE0...0xEF, 0xF2: 3
+        case 0xC0...0xDF, 0xF1, 0xF3: 2
+        case 0xF6, 0xF8, 0xFA, 0xFB, 0xFC, 0xFE, 0xFF: 1
+        default: nil
+        }
+    }
+
+    /// A channel message's channel and kind (the status's high nibble), nil for system ones.
+    var channelStatus: (kind: UInt8, channel: Int)? {
+        guard let status = bytes.first, status >= 0x80, status < 0xF0 else { return nil }
+        return (status & 0xF0, Int(status & 0x0F))
+    }
+}
+
+/// Turns the MIDI ring's records back into messages, one input at a time: joins the slots of
+/// a long event, splits an event that holds several messages, expands running status (a
+/// message without its status byte takes the last channel status of its input), and sets
+/// aside what cannot be a message.
+///
+/// What a Standard MIDI File cannot hold is set aside too, and counted: System Reset (`FF`)
+/// would read back as a meta event.
+struct MidiAssembler {
+    /// The longest event kept (a SysEx dump); longer ones are set aside whole.
+    static let maximumEventBytes = 65536
+
+    /// Per input: the last channel status (for running status), and the event being joined.
+    private var running: [UInt8?]
+    private var joining: [[UInt8]]
+    private var joiningTooLong: [Bool]
+
+    /// Per input: bytes or events set aside as malformed, and messages no file can hold.
+    private(set) var malformed: [Int]
+    private(set) var unrecordable: [Int]
+
+    init(ports: Int) {
+        running = Array(repeating: nil, count: ports)
+        joining = Array(repeating: [], count: ports)
+        joiningTooLong = Array(repeating: false, count: ports)
+        malformed = Array(repeating: 0, count: ports)
+        unrecordable = Array(repeating: 0, count: ports)
+    }
+
+    /// Takes one record; hands each message it completes to `emit` (at `frame`, on the
+    /// record's input).
+    mutating func take(port: Int, bytes: UnsafeRawBufferPointer, continues: Bool, frame: Int64,
+                       emit: (MidiMessage) -> Void) {
+        guard port < joining.count else { return }
+        if !joiningTooLong[port] {
+            if joining[port].count + bytes.count <= Self.maximumEventBytes {
+                joining[port].append(contentsOf: bytes)
+            } else {
+                joiningTooLong[port] = true
+            }
+        }
+        guard !continues else { return }
+        defer {
+            joining[port].removeAll(keepingCapacity: true)
+            joiningTooLong[port] = false
+        }
+        if joiningTooLong[port] {
+            malformed[port] += 1
+            return
+        }
+        split(joining[port], port: port, frame: frame, emit: emit)
+    }
+
+    /// Splits one event's bytes into messages.
+    private mutating func split(_ event: [UInt8], port: Int, frame: Int64, emit: (MidiMessage) -> Void) {
+        var i = 0
+        while i < event.count {
+            let byte = event[i]
+            // Real-time messages may sit anywhere, even inside another message.
+            if byte >= 0xF8 {
+                if byte == 0xFF || MidiMessage.length(ofStatus: byte) == nil {
+                    if byte == 0xFF { unrecordable[port] += 1 } else { malformed[port] += 1 }
+                } else {
+                    emit(MidiMessage(frame: frame, port: port, bytes: [byte]))
+                }
+                i += 1
+                continue
+            }
+            if byte == 0xF0 {
+                guard let end = event[i...].firstIndex(of: 0xF7),
+                      event[(i + 1)..<end].allSatisfy({ $0 < 0x80 }) else {
+                    malformed[port] += 1
+                    return
+                }
+                emit(MidiMessage(frame: frame, port: port, bytes: Array(event[i...end])))
+                running[port] = nil
+                i = end + 1
+                continue
+            }
+            var status: UInt8
+            var dataStart: Int
+            if byte >= 0x80 {
+                status = byte
+                dataStart = i + 1
+                // System common messages cancel running status.
+                running[port] = byte < 0xF0 ? byte : nil
+            } else if let last = running[port] {
+                status = last
+                dataStart = i
+            } else {
+                malformed[port] += 1
+                i += 1
+                continue
+            }
+            guard let length = MidiMessage.length(ofStatus: status) else {
+                malformed[port] += 1
+                i += 1
+                continue
+            }
+            let dataEnd = dataStart + length - 1
+            guard dataEnd <= event.count, event[dataStart..<dataEnd].allSatisfy({ $0 < 0x80 }) else {
+                malformed[port] += 1
+                return
+            }
+            emit(MidiMessage(frame: frame, port: port, bytes: [status] + event[dataStart..<dataEnd]))
+            i = dataEnd
+        }
+    }
+}

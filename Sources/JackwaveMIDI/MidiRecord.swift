@@ -1,1 +1,0 @@
-// The module's first file; see Package.swift.

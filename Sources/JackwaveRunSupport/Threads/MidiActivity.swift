@@ -1,0 +1,49 @@
+import Synchronization
+
+/// Per-port MIDI counters, written by the realtime callback and read by everyone who tells
+/// the user (the meter, the summary, the level stream, the OSC status). Fixed at setup: one
+/// line of counters per MIDI input, allocated before `jack_activate`.
+///
+/// Every counter is an independent total, added to and read `.relaxed`: none publishes
+/// other memory (the events themselves travel through the MIDI ring).
+public final class MidiActivity: @unchecked Sendable {
+    /// The MIDI inputs counted: the recorded ones, then the control input, if any.
+    public let ports: Int
+    /// Per port: events received, events lost (JACK's own count, plus those the ring had no
+    /// room for), and MMC commands beyond the first in a block (ignored).
+    private let counters: UnsafeMutablePointer<Atomic<Int>>
+    private static let perPort = 3
+
+    public init(ports: Int) {
+        self.ports = ports
+        counters = .allocate(capacity: max(1, ports * Self.perPort))
+        for i in 0..<max(1, ports * Self.perPort) { (counters + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        counters.deinitialize(count: max(1, ports * Self.perPort))
+        counters.deallocate()
+    }
+
+    @inline(__always)
+    public func received(port: Int, count: Int = 1) {
+        counters[port * Self.perPort].add(count, ordering: .relaxed)
+    }
+
+    @inline(__always)
+    public func lost(port: Int, count: Int = 1) {
+        counters[port * Self.perPort + 1].add(count, ordering: .relaxed)
+    }
+
+    @inline(__always)
+    public func commandIgnored(port: Int) {
+        counters[port * Self.perPort + 2].add(1, ordering: .relaxed)
+    }
+
+    public func events(port: Int) -> Int { port < ports ? counters[port * Self.perPort].load(ordering: .relaxed) : 0 }
+    public func lostEvents(port: Int) -> Int { port < ports ? counters[port * Self.perPort + 1].load(ordering: .relaxed) : 0 }
+    public func ignoredCommands(port: Int) -> Int { port < ports ? counters[port * Self.perPort + 2].load(ordering: .relaxed) : 0 }
+
+    /// Events and losses of every port, in port order.
+    public var totals: [(events: Int, lost: Int)] { (0..<ports).map { (events(port: $0), lostEvents(port: $0)) } }
+}
