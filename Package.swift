@@ -49,7 +49,7 @@ let package = Package(
         /// portSMF (Debian's libportsmf-dev, a static C++ library) behind a small C API: reads
         /// Standard MIDI Files for `jackwave plot`. libsmf aborts on a file it cannot parse
         /// (an assertion), so it writes and portSMF reads.
-        .target(name: "CPortSMF", linkerSettings: [.linkedLibrary("portSMF"), .linkedLibrary("stdc++")]),
+        .target(name: "CPortSMF", cxxSettings: [.unsafeFlags(["-I/usr/include/portSMF"])], linkerSettings: [.linkedLibrary("portSMF"), .linkedLibrary("stdc++")]),
         /// Small glibc calls Swift cannot reach: disk reservation, thread names, a close-on-exec
         /// pipe, extended attributes, and the rest its header lists.
         .target(name: "CGlibcExtras"),

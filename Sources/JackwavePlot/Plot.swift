@@ -7,7 +7,7 @@ import JackwaveVocabulary
 /// Everything the input can get wrong is found before the output is touched, and the picture
 /// is renamed into place only when complete, so a failed plot destroys nothing.
 public enum Plot {
-    /// Draws `input` (a sound file, or a `.csv`/`.jsonl` level stream) to `output`, or where
+    /// Draws `input` (a sound file, a `.csv`/`.jsonl` level stream, or a `.mid` MIDI file) to `output`, or where
     /// `existing` says if a file is there; returns the path written.
     @discardableResult
     public static func draw(_ input: String, to output: String, options: PlotOptions = PlotOptions(),
@@ -20,7 +20,10 @@ public enum Plot {
         guard stat(input, &info) == 0 else { throw .badInput("\(input): no such file") }
         if info.st_mode & S_IFMT == S_IFDIR { throw .badInput("\(input): is a directory") }
         if LevelStream.isLevelStream(input) {
+            if options.midi { throw .badInput("\(setting: .plotMidi) draws the MIDI file beside a recording, not a level stream's") }
             return try drawLevels(input, to: output, format: format, options: options, existing: existing)
+        } else if MidiNotes.isMidiFile(input) {
+            return try drawMidi(input, to: output, format: format, options: options, existing: existing)
         } else {
             return try drawRecording(input, to: output, format: format, options: options, existing: existing)
         }
@@ -82,7 +85,10 @@ public enum Plot {
         let rate = Double(file.sampleRate)
         let duration = Double(file.frames) / rate
         let (start, end) = try range(options, duration: duration, input: input)
-        let layout = try self.layout(options, lanes: file.channels + (options.loudness ? 1 : 0), input: input)
+        // The MIDI file is read before the picture is sized, so that a bad one is what is reported.
+        let notes = try options.midi ? midiBeside(input) : nil
+        let lanes = file.channels + (options.loudness ? 1 : 0) + (options.midi ? 1 : 0)
+        let layout = try self.layout(options, lanes: lanes, input: input)
         let first = Swift.min(file.frames - 1, Int64((start * rate).rounded()))
         let last = Swift.min(file.frames, Int64((end * rate).rounded()))
         guard last > first else {
@@ -112,12 +118,49 @@ public enum Plot {
             curves = measured
             if let i = measured.integrated { title.append(String(printf: "I %.1f LUFS", i)) }
         }
+        if let notes { title.append(count(notes.notes.count, "MIDI note")) }
         let wave = Waveform(title: title.joined(separator: PlotChrome.titleSeparator), channelNames: Waveform.channelNames(file.channels),
-                            sampleRate: file.sampleRate, grid: grid, scale: scale, data: data, loudness: curves)
+                            sampleRate: file.sampleRate, grid: grid, scale: scale, data: data, loudness: curves, midi: notes)
         return try PictureFile.write(output, format: format, layout: layout, existing: existing) {
             WaveformRenderer.draw(wave, layout: layout, on: $0)
         }
     }
+
+    /// The notes of the MIDI file beside `recording` (`take.wav` → `take.mid`), for `--midi`.
+    static func midiBeside(_ recording: String) throws(PlotError) -> MidiNotes {
+        let path = FileNames.stemAndExtension(recording).stem + ".mid"
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .badInput("\(path): no such file (\(setting: .plotMidi) draws the MIDI file beside the recording)")
+        }
+        return try MidiNotes.read(path: path)
+    }
+
+    // MARK: MIDI files
+
+    static func drawMidi(_ input: String, to output: String, format: PlotFormat, options: PlotOptions,
+                         existing: PictureFile.Existing) throws(PlotError) -> String {
+        if options.midi { throw .badInput("\(setting: .plotMidi) draws the MIDI file beside a recording; \(input) is one itself") }
+        if options.loudness { throw .badInput("\(setting: .loudness) measures a recording; \(input) is a MIDI file") }
+        let layout = try self.layout(options, lanes: 1)
+        let notes = try MidiNotes.read(path: input)
+        guard notes.length > 0 else { throw .badInput("\(input): the MIDI file lasts 0 s; there is nothing to draw") }
+        let (start, end) = try range(options, duration: notes.length, input: input)
+        let tracks = notes.tracksWithNotes.count
+        var title = [FileNames.lastComponent(input), "MIDI", TimeText.duration(notes.length), count(notes.notes.count, "note")]
+        if tracks > 1 { title.append("\(tracks) tracks") }
+        if start > 0 || end < notes.length {
+            let span = end - start
+            title.append("showing \(instant(start, notes.length, span: span))–\(instant(end, notes.length, span: span))")
+        }
+        let picture = MidiPicture(title: title.joined(separator: PlotChrome.titleSeparator), notes: notes, start: start, end: end)
+        return try PictureFile.write(output, format: format, layout: layout, existing: existing) {
+            MidiPictureRenderer.draw(picture, layout: layout, on: $0)
+        }
+    }
+
+    /// "1 note", "12 notes".
+    static func count(_ n: Int, _ thing: String) -> String { "\(n) \(thing)\(n == 1 ? "" : "s")" }
 
     // MARK: Level streams
 

@@ -10,10 +10,14 @@ public struct PlotOptions: Sendable, Equatable {
     public var decibels: Bool
     /// A recording's loudness curves (M, S, I) in a lane under its waveform (`--loudness`).
     public var loudness: Bool
+    /// The notes of the MIDI file beside a recording (its name with `.mid`) in a piano-roll
+    /// lane under its waveform (`--midi`).
+    public var midi: Bool
 
     public init(width: Int? = nil, height: Int? = nil, start: Double? = nil, end: Double? = nil,
-                decibels: Bool = false, loudness: Bool = false) {
+                decibels: Bool = false, loudness: Bool = false, midi: Bool = false) {
         self.loudness = loudness
+        self.midi = midi
         self.width = width
         self.height = height
         self.start = start

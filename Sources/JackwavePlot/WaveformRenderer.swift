@@ -18,10 +18,13 @@ public struct Waveform: Sendable {
     public let data: Data
     /// The file's loudness curves, drawn in a last lane (`plot FILE --loudness`).
     public var loudness: LoudnessCurves?
+    /// The notes of the MIDI file beside the recording, drawn in the last lane (`plot FILE --midi`).
+    public var midi: MidiNotes?
 
     public init(title: String, channelNames: [String], sampleRate: Int, grid: ColumnGrid,
-                scale: AmplitudeScale, data: Data, loudness: LoudnessCurves? = nil) {
+                scale: AmplitudeScale, data: Data, loudness: LoudnessCurves? = nil, midi: MidiNotes? = nil) {
         self.loudness = loudness
+        self.midi = midi
         self.title = title
         self.channelNames = channelNames
         self.sampleRate = sampleRate
@@ -49,7 +52,7 @@ public enum WaveformRenderer {
         PlotChrome.background(ctx, layout)
         PlotChrome.title(ctx, wave.title, layout)
         let ticks = PlotChrome.timeTicks(ctx, from: start, to: end, pixels: Double(layout.columns))
-        // The lanes' first ones are the channels; a loudness lane may follow (`Plot`).
+        // The lanes' first ones are the channels; a loudness lane, then a piano roll, may follow (`Plot`).
         for ch in 0..<wave.channelNames.count {
             let box = layout.lane(ch)
             PlotChrome.lane(ctx, box, name: wave.channelNames[ch], scale: wave.scale, ticks: ticks, x: x)
@@ -63,7 +66,10 @@ public enum WaveformRenderer {
             PlotChrome.zeroLine(ctx, box)
         }
         if let curves = wave.loudness {
-            LoudnessLaneRenderer.draw(curves, box: layout.lane(layout.lanes - 1), ticks: ticks, x: x, on: ctx)
+            LoudnessLaneRenderer.draw(curves, box: layout.lane(wave.channelNames.count), ticks: ticks, x: x, on: ctx)
+        }
+        if let notes = wave.midi {
+            PianoRollRenderer.draw(notes, box: layout.lane(layout.lanes - 1), start: start, end: end, ticks: ticks, x: x, on: ctx)
         }
         PlotChrome.timeAxis(ctx, layout, ticks: ticks, x: x)
     }

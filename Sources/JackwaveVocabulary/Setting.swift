@@ -18,7 +18,7 @@ public enum Setting: CaseIterable, Sendable {
     // Unattended
     case onEvent, onClose, reconnect, osc, oscAllow
     // `jackwave plot`
-    case plotWidth, plotHeight, plotStart, plotEnd
+    case plotWidth, plotHeight, plotStart, plotEnd, plotMidi
     // Asking rather than running
     case listFormats
     // The offline commands' output, and `measure`'s report

@@ -38,6 +38,14 @@ final class Scratch {
         return p
     }
 
+    /// Writes bytes to a file (a MIDI file from `MidiFileBytes`, or a damaged one).
+    @discardableResult
+    func bytes(_ name: String, _ contents: [UInt8]) throws -> String {
+        let p = file(name)
+        try Data(contents).write(to: URL(fileURLWithPath: p))
+        return p
+    }
+
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
 
     /// The names of everything in the directory (to see that no stray file was left).
@@ -66,4 +74,21 @@ func decodedPNG(_ path: String) -> CairoSurface {
     let surface = CairoSurface.image(png: path)
     surface.flush()
     return surface
+}
+
+/// A MIDI file as jackwave records one beside a 48 kHz take: a conductor track with the tempo
+/// (10 000 µs a quarter note at 480 ticks a quarter, so a tick is a frame), then a track per
+/// port. Here: "keys" plays middle C (60) at 1 s for 0.5 s, velocity 100, on channel 2, and
+/// G4 (67) at 2 s for 0.25 s, velocity 127; "bass" plays C2 (36) at 1.5 s for 1 s; the
+/// conductor's end of track is at 4 s.
+func jackwaveTake() -> MidiFileBytes {
+    var conductor = MidiFileBytes.Track(name: "take")
+    conductor.tempo(10_000)
+    conductor.end = 192_000
+    var keys = MidiFileBytes.Track(name: "keys")
+    keys.note(60, at: 48_000, length: 24_000, velocity: 100, channel: 2)
+    keys.note(67, at: 96_000, length: 12_000, velocity: 127, channel: 2)
+    var bass = MidiFileBytes.Track(name: "bass")
+    bass.note(36, at: 72_000, length: 48_000, velocity: 90)
+    return MidiFileBytes(division: 480, tracks: [conductor, keys, bass])
 }

@@ -8,7 +8,7 @@ extension PlotCommand {
 
     static let commandLine = CommandDeclaration<Request>(
         name: "jackwave plot",
-        summary: "jackwave plot: draw a recording or a level stream to a PNG or SVG picture.",
+        summary: "jackwave plot: draw a recording, a level stream or a MIDI file to a PNG or SVG picture.",
         usage: ["jackwave plot FILE -o OUT.png|svg [options]"],
         argument: file,
         sections: [OptionSection("Options", options + [.helpOption])],
@@ -17,9 +17,10 @@ extension PlotCommand {
             "(and then no picture is created).",
         ])
 
-    /// The recording or level stream to draw.
+    /// The recording, level stream or MIDI file to draw.
     static let file = ArgumentDeclaration<Request>(
-        "FILE", kind: .plotInput, help: "a recording, or a level stream (.csv/.jsonl from --levels)") { r, word throws(UsageError) in
+        "FILE", kind: .plotInput, help: "a recording, a level stream (.csv/.jsonl from --levels),",
+        "or a MIDI file (.mid: its notes as a piano roll)") { r, word throws(UsageError) in
         if r.input != nil { throw UsageError("plot draws one FILE; unexpected '\(word)'") }
         r.input = word
     }
@@ -47,6 +48,10 @@ extension PlotCommand {
         Option("--loudness", help: "a recording's loudness (momentary, short-term, integrated)",
                "in a lane under its waveform; a level stream with loudness columns draws it always") {
             $0.options.loudness = true
+        },
+        Option("--midi", help: "the notes of the MIDI file beside a recording (FILE's name with",
+               ".mid) as a piano roll in a lane under its waveform") {
+            $0.options.midi = true
         },
         Option("--force", help: "overwrite OUT") { $0.force = true },
     ]

@@ -50,6 +50,7 @@ extension Setting {
         case .plotHeight: "--height"
         case .plotStart: "--start"
         case .plotEnd: "--end"
+        case .plotMidi: "--midi"
         case .listFormats: "--formats"
         case .output: "-o"
         case .json: "--json"

@@ -11,8 +11,10 @@ extension ValueKind {
     static let levelStream = ValueKind.file(extensions: ["csv", "jsonl", "ndjson"])
     /// A picture `plot` draws.
     static let picture = ValueKind.file(extensions: ["png", "svg"])
-    /// A recording or a level stream: what `plot` reads.
-    static let plotInput = ValueKind.file(extensions: soundFile.fileExtensions + levelStream.fileExtensions)
+    /// A Standard MIDI File.
+    static let midiFile = ValueKind.file(extensions: ["mid", "midi"])
+    /// A recording, a level stream or a MIDI file: what `plot` reads.
+    static let plotInput = ValueKind.file(extensions: soundFile.fileExtensions + levelStream.fileExtensions + midiFile.fileExtensions)
     /// `--levels-format`'s words.
     static let levelStreamFormat = ValueKind.choices(LevelStreamFormat.allCases.map(\.rawValue))
 
