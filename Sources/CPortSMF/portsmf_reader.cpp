@@ -33,8 +33,9 @@ jackwave_smf_status fail(jackwave_smf_status status, const std::string &why, cha
 }
 
 /// The whole file, read on a descriptor of its own, refused before reading if too large.
+/// Opened without blocking, so that a FIFO is refused at once rather than waited on.
 jackwave_smf_status slurp(const char *path, std::string &bytes, std::string &why) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) { why = std::strerror(errno); return JACKWAVE_SMF_UNREADABLE; }
     struct stat info;
     jackwave_smf_status status = JACKWAVE_SMF_OK;

@@ -46,3 +46,42 @@ struct PlotEndToEndTests {
         }
     }
 }
+
+/// `jackwave plot` of MIDI files, run as a user runs it (no server: plot never needs one).
+@Suite("Plotting MIDI files")
+struct PlotMidiEndToEndTests {
+    let dir = temporaryDirectory()
+
+    /// A MIDI file of one note, middle C from 1 s to 1.5 s, at jackwave's tick = frame timing.
+    func take() throws -> String {
+        var conductor = MidiFileBytes.Track(name: "take")
+        conductor.tempo(10_000)
+        var keys = MidiFileBytes.Track(name: "keys")
+        keys.note(60, at: 48_000, length: 24_000)
+        let path = dir + "/take.mid"
+        try Data(MidiFileBytes(division: 480, tracks: [conductor, keys]).bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("plot take.mid draws its piano roll as a PNG of the width asked, silently, and exits 0")
+    func pianoRoll() throws {
+        let png = dir + "/roll.png"
+        let run = try Run.jackwave(["plot", try take(), "-o", png, "--width", "800"], server: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(bytes.dropFirst(16).prefix(4).reduce(0) { $0 << 8 | Int($1) } == 800)
+    }
+
+    @Test("plot take.wav --midi with no take.mid beside it exits 2 with one line naming it, and draws nothing")
+    func missingMidi() throws {
+        let wav = dir + "/lonely.wav", png = dir + "/lonely.png"
+        try Data(TestFiles.wav(channels: 1, frames: 4800, holding: 9600)).write(to: URL(fileURLWithPath: wav))
+        let run = try Run.jackwave(["plot", wav, "--midi", "-o", png], server: nil)
+        #expect(run.status == 2)
+        #expect(run.stderr == "jackwave: error: \(dir)/lonely.mid: no such file (--midi draws the MIDI file beside the recording)\n",
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: png))
+    }
+}

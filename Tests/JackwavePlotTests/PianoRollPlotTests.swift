@@ -83,9 +83,10 @@ struct PianoRollPlotTests {
         let notes = try MidiNotes.read(path: scratch.file("take.mid"))
         let note = centre(pitch: 67, start: 2, end: 2.25, notes: notes, box: layout.lane(1), from: 0, to: 4)
         #expect(picture.shows(PianoRollRenderer.color(ofTrack: 1, in: notes), x: note.x, y: note.y))
-        // The waveform's lane above keeps its own colours.
-        let above = Int(layout.lane(0).midY)
-        #expect(!(Int(layout.lane(0).y)..<Int(layout.lane(0).bottom)).contains { picture.shows(PianoRollRenderer.color(ofTrack: 1, in: notes), x: note.x, y: $0) }, "\(above)")
+        // The waveform's lane above keeps its own colours: no row of it at that time is the note's.
+        let waveform = layout.lane(0)
+        let orange = PianoRollRenderer.color(ofTrack: 1, in: notes)
+        #expect(!(Int(waveform.y)..<Int(waveform.bottom)).contains { picture.shows(orange, x: note.x, y: $0) })
     }
 
     @Test("--midi without a MIDI file beside the recording is bad input naming the missing file, and creates nothing")
