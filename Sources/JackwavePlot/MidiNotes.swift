@@ -1,5 +1,6 @@
 import CPortSMF
 import JackwaveSoundFiles
+import JackwaveVocabulary
 
 /// The notes of a Standard MIDI File, for a piano roll: read once through portSMF (the C API
 /// in CPortSMF, which checks the file before portSMF sees it) into plain values, with times
@@ -64,14 +65,16 @@ public struct MidiNotes: Sendable, Equatable {
         ["mid", "midi"].contains(FileNames.lowercasedExtension(path))
     }
 
-    /// Reads `path`; every way it can fail is bad input, in one line naming the file.
+    /// Reads `path`; every way the file can be wrong is bad input (exit 2), running out of
+    /// memory a failure (exit 1); either in one line naming the file.
     public static func read(path: String) throws(PlotError) -> MidiNotes {
         var file: OpaquePointer?
         var detail = [CChar](repeating: 0, count: 256)
         let status = jackwave_smf_open(path, &file, &detail, detail.count)
         guard status == JACKWAVE_SMF_OK, let file else {
             let why = String(decoding: detail.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .badInput("\(path): \(describe(status, why))")
+            let line: Phrase = "\(path): \(describe(status, why))"
+            throw status == JACKWAVE_SMF_FAILED ? .failed(line) : .badInput(line)
         }
         defer { jackwave_smf_close(file) }
         let tracks = Int(jackwave_smf_track_count(file))

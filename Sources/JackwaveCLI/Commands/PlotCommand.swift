@@ -2,7 +2,7 @@ import JackwaveHost
 import JackwavePlot
 import JackwaveRunSupport
 
-/// `jackwave plot FILE -o OUT`: draws a recording or a level stream to a PNG or SVG.
+/// `jackwave plot FILE -o OUT`: draws a recording, a level stream or a MIDI file to a PNG or SVG.
 ///
 /// Only the command line lives here; reading and drawing are `JackwavePlot.Plot`.
 /// Exit codes: 0 drawn, 1 the picture could not be written, 2 bad usage or bad input
