@@ -15,6 +15,9 @@ public struct LevelRow: Equatable, Sendable {
     /// In a stream with a dropout column: the dropouts (on any input) that begin in the row's
     /// frames, or in frames before it that no row holds. Nil elsewhere.
     public var dropouts: Int? = nil
+    /// In a stream with MIDI columns (`--midi`): the events each MIDI input received in the
+    /// row's cycles (a cycle's events count in the row holding its first frame). Nil elsewhere.
+    public var midiEvents: [Int]? = nil
 
     public init(frame: Int64, peaks: [Float]) {
         self.frame = frame

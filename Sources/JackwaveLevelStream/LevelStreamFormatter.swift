@@ -38,6 +38,12 @@ public struct LevelStreamFormatter: Sendable {
     public static let gapColumnName = "gap_seconds"
     /// The dropout column's name (CSV) and field's (JSON Lines).
     public static let dropoutColumnName = "dropouts"
+    /// MIDI inputs counted in every row (`--midi`): a `midi_1_events` column each (CSV), or
+    /// one `midi_events` list (JSON Lines), after `dropouts`. Empty for none.
+    public var midiInputs: [String] = []
+    /// The MIDI columns' suffix (CSV), and the JSON Lines key.
+    public static let midiColumnSuffix = "_events"
+    public static let midiKey = "midi_events"
     /// The per-channel true-peak columns' prefix (CSV).
     public static let truePeakPrefix = "dbtp_"
 
@@ -46,7 +52,7 @@ public struct LevelStreamFormatter: Sendable {
         switch format {
         case .csv:
             (["frame", "time"] + (takeColumn ? ["take"] : []) + (gapColumn ? [Self.gapColumnName] : [])
-             + (dropoutColumn ? [Self.dropoutColumnName] : []) + channelNames
+             + (dropoutColumn ? [Self.dropoutColumnName] : []) + midiInputs.map { $0 + Self.midiColumnSuffix } + channelNames
              + (loudness ? Self.loudnessColumnNames + channelNames.map { Self.truePeakPrefix + $0 } : []))
                 .map(Self.csvField).joined(separator: ",") + "\n"
         case .jsonl: ""
@@ -63,6 +69,7 @@ public struct LevelStreamFormatter: Sendable {
             if takeColumn { out += ",\(row.take ?? 0)" }
             if gapColumn { out += "," + (gap ?? "0") }
             if dropoutColumn { out += ",\(row.dropouts ?? 0)" }
+            for m in midiInputs.indices { out += ",\(row.midiEvents.flatMap { m < $0.count ? $0[m] : nil } ?? 0)" }
             for p in row.peaks {
                 out += ","
                 out += Self.number(gap == nil ? p : .nan, json: false)
@@ -77,6 +84,11 @@ public struct LevelStreamFormatter: Sendable {
             out += "{\"frame\":\(row.frame),\"time\":\(time),"
             if takeColumn { out += "\"take\":\(row.take ?? 0)," }
             if dropoutColumn { out += "\"\(Self.dropoutColumnName)\":\(row.dropouts ?? 0)," }
+            if !midiInputs.isEmpty {
+                out += "\"\(Self.midiKey)\":[" + midiInputs.indices.map { m in
+                    String(row.midiEvents.flatMap { m < $0.count ? $0[m] : nil } ?? 0)
+                }.joined(separator: ",") + "],"
+            }
             out += "\"peak\":["
             for (i, p) in row.peaks.enumerated() {
                 if i > 0 { out += "," }

@@ -3,7 +3,8 @@ import Glibc
 
 /// Reading the CSV form of a level stream: a header of `frame`, `time` and the port names (a
 /// name holding a comma or quote is quoted, RFC 4180), then one row of numbers per interval.
-/// The columns a run adds (`take`, `gap_seconds`, `dropouts`, in that order) precede the peaks.
+/// The columns a run adds (`take`, `gap_seconds`, `dropouts`, the MIDI inputs' `…_events`, in
+/// that order) precede the peaks.
 extension LevelStreamReader {
     /// Parses a whole CSV stream; the first malformed line stops it, named by number.
     /// `maximumPeaks`: the table keeps about that many (`LevelStreamTable`), nil for every row.
@@ -15,6 +16,7 @@ extension LevelStreamReader {
         var hasTake = false
         var hasGap = false
         var hasDropouts = false
+        var midiColumns = 0
         var rows = LevelStreamTable(channelNames: nil, channelCount: 0)
         var values: [Double] = []
         var fields: [UnsafeBufferPointer<UInt8>] = []
@@ -34,6 +36,11 @@ extension LevelStreamReader {
                 hasTake = optional("take")
                 hasGap = optional(LevelStreamFormatter.gapColumnName)
                 hasDropouts = optional(LevelStreamFormatter.dropoutColumnName)
+                // MIDI event counts (`midi_1_events`, …): not channels, not drawn.
+                while header.count > next + 1 && header[next].hasSuffix(LevelStreamFormatter.midiColumnSuffix) {
+                    next += 1
+                    midiColumns += 1
+                }
                 let columns = try LoudnessHeader(Array(header.dropFirst(next)), path: path)
                 try checkChannels(columns.channelNames.count, path: path, line: number)
                 names = columns.channelNames
@@ -57,6 +64,7 @@ extension LevelStreamReader {
                 }
                 dropouts = n
             }
+            if midiColumns > 0 && fields.count > 2 + midiColumns { fields.removeSubrange(2..<(2 + midiColumns)) }
             guard fields.count == width + 2 else {
                 throw LevelStreamReadError("\(place): \(fields.count) fields, the header has \(width + 2)")
             }

@@ -64,6 +64,10 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
         public var lastFile: String?
         /// Notes a cut ended and the next piece started again.
         public var chasedNotes = 0
+        /// MMC commands heard on the control input, by name (`record_strobe`, `record_exit`,
+        /// `stop`, `ignored`), and the last one.
+        public var commands: [String: Int] = [:]
+        public var lastCommand: String?
     }
     private let totals: Mutex<Totals>
 
@@ -277,6 +281,10 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
                 messages.post(Phrase(verbatim: "MMC \(String(name.map { $0 == "_" ? " " : $0 }).uppercased()) at \(seconds)"))
             }
             events?.emit(.machineControl, frame: message.frame, [("command", .string(name))])
+            totals.withLock {
+                $0.commands[name, default: 0] += 1
+                $0.lastCommand = name
+            }
             return
         }
         guard let trigger = settings.marker, let (kind, channel) = message.channelStatus, message.bytes.count == 3 else { return }

@@ -174,7 +174,7 @@ enum MeterRenderer {
     }
 
     /// The status line: elapsed time, file and size, buffer fill, xruns, dropped frames,
-    /// the tone, and dead air or clipping under way.
+    /// the tone, dead air or clipping under way, and the MIDI inputs' events.
     static func statusText(_ s: StatusSnapshot) -> String {
         var parts = [elapsedText(s.elapsedSeconds)]
         if let path = s.recordPath {
@@ -194,6 +194,7 @@ enum MeterRenderer {
             parts.append(tone)
         }
         if let alarm = s.alarmStatus { parts.append(alarm) }
+        if let midi = s.midiStatus { parts.append(midi) }
         return parts.joined(separator: "  ")
     }
 

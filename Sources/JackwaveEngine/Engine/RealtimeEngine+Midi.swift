@@ -12,9 +12,10 @@ extension RealtimeEngine {
         s.pointee.pendingCommand = nil
         s.pointee.pendingCommandOffset = 0
         for port in 0..<configuration.midiInputs {
+            midiBlockEvents[port] = 0
             guard let buffer = midiBuffers[port] else { continue }
             let lostByJack = Int(jack_midi_get_lost_event_count(buffer))
-            if lostByJack > 0 { midiActivity.lost(port: port, count: lostByJack) }
+            if lostByJack > 0 { midiActivity.jackLost(port: port, count: lostByJack) }
             let count = jack_midi_get_event_count(buffer)
             var event = jack_midi_event_t()
             for i in 0..<count {
@@ -22,6 +23,7 @@ extension RealtimeEngine {
                 let offset = Int(event.time)
                 if offset >= frames { continue }
                 midiActivity.received(port: port)
+                midiBlockEvents[port] += 1
                 if port == configuration.controlInput {
                     noteCommand(data: data, length: event.size, offset: offset, port: port)
                 }
@@ -34,7 +36,7 @@ extension RealtimeEngine {
                     ring.commitWrite(slots)
                     return true
                 }
-                if !pushed { midiActivity.lost(port: port) }
+                if !pushed { midiActivity.noRoom(port: port) }
             }
         }
     }

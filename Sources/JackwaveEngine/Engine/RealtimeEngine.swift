@@ -11,7 +11,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let signals: EngineSignals
     /// Interleaved input frames for the writer thread; nil when not recording.
     public let audioRing: SPSCRing<Float>?
-    /// One slot per block: the peak of every input; nil when levels are not consumed.
+    /// One slot per block: the peak of every input, then each MIDI input's events in the
+    /// block (as `PeakRecord.peak`, a whole number); nil when levels are not consumed.
     public let levelRing: SPSCRing<PeakRecord>?
     /// Gaps in the audio, for the writer to fill with silence.
     public let dropRing: SPSCRing<DropEvent>
@@ -34,6 +35,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// The MIDI ports' C handles and this cycle's buffers (nil offline: no MIDI).
     let midiPorts: UnsafeMutablePointer<OpaquePointer>
     let midiBuffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// Each MIDI input's events in this cycle, for the level ring.
+    let midiBlockEvents: UnsafeMutablePointer<Int32>
     /// The client's C handle, for the cycle's start time; nil offline.
     let clientHandle: OpaquePointer?
     /// The ports' C handles, read by the callback without touching a Swift array.
@@ -64,7 +67,7 @@ public final class RealtimeEngine: @unchecked Sendable {
             ? SPSCRing(minimumCapacity: configuration.audioRingFrames, width: max(1, configuration.inputs))
             : nil
         levelRing = configuration.levelRingBlocks > 0 && configuration.inputs > 0
-            ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs)
+            ? SPSCRing(minimumCapacity: configuration.levelRingBlocks, width: configuration.inputs + configuration.midiInputs)
             : nil
         dropRing = SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1)
         blockRing = configuration.blockRingBlocks > 0 && configuration.inputs > 0
@@ -78,6 +81,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         for (i, p) in midiInputs.enumerated() { (midiPorts + i).initialize(to: p.handle) }
         midiBuffers = .allocate(capacity: max(1, configuration.midiInputs))
         midiBuffers.initialize(repeating: nil, count: max(1, configuration.midiInputs))
+        midiBlockEvents = .allocate(capacity: max(1, configuration.midiInputs))
+        midiBlockEvents.initialize(repeating: 0, count: max(1, configuration.midiInputs))
         ownOutputFeeds = OwnOutputFeeds(inputs: configuration.inputs)
         audioRingRef = audioRing.map { Unmanaged.passUnretained($0) }
         levelRingRef = levelRing.map { Unmanaged.passUnretained($0) }
@@ -114,6 +119,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         peakScratch.deallocate()
         midiPorts.deallocate()
         midiBuffers.deallocate()
+        midiBlockEvents.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -268,6 +274,10 @@ public final class RealtimeEngine: @unchecked Sendable {
         for c in 0..<configuration.inputs {
             let peak = alreadyMeasured ? peakScratch[c] : Peak.of(inputBuffers[c], count: frames)
             slot[c] = PeakRecord(startFrame: startFrame, frameCount: Int32(frames), peak: peak)
+        }
+        for m in 0..<configuration.midiInputs {
+            slot[configuration.inputs + m] = PeakRecord(startFrame: startFrame, frameCount: Int32(frames),
+                                                        peak: Float(midiBlockEvents[m]))
         }
         ring.commitWrite(1)
     }

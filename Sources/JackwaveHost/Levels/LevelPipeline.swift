@@ -47,6 +47,8 @@ public final class LevelPipeline {
     /// counts them into the rows.
     let dropouts: DropoutLedger?
     var dropoutRows = DropoutRowCounter()
+    /// MIDI inputs counted into the rows (`--midi`), by the blocks the callback published.
+    private var midiRows: MidiRowCounter?
     /// The end of the latest block, the last row's end at the close.
     private(set) var lastBlockEnd: Int64 = 0
     private var closed = false
@@ -56,7 +58,8 @@ public final class LevelPipeline {
     /// With `loudness`, its readings go to the display and onto the rows; with `takes`, rows
     /// are labelled with their take; with `dropouts`, with the dropouts that begin in them.
     public init(channels: Int, sampleRate: Int, stream: LevelStreamWriter?, intervalFrames: Int?,
-                display: LevelDisplay?, loudness: LoudnessFeed?, takes: TakeLedger?, dropouts: DropoutLedger? = nil) {
+                display: LevelDisplay?, loudness: LoudnessFeed?, takes: TakeLedger?, dropouts: DropoutLedger? = nil,
+                midiInputs: Int = 0) {
         precondition(channels > 0 && (stream != nil || display != nil))
         self.sampleRate = sampleRate
         self.channels = channels
@@ -69,6 +72,7 @@ public final class LevelPipeline {
         self.loudness = loudness
         self.takes = takes
         self.dropouts = stream == nil ? nil : dropouts
+        midiRows = stream != nil && midiInputs > 0 ? MidiRowCounter(inputs: midiInputs) : nil
         if let loudness, stream != nil {
             joiner = LoudnessRowJoiner(readingFrames: loudness.readingFrames,
                                        holdLimitFrames: Self.loudnessHoldSeconds * loudness.sampleRate)
@@ -116,6 +120,11 @@ public final class LevelPipeline {
                 let start = timelineBase + records[0].startFrame
                 let frames = Int(records[0].frameCount)
                 for c in 0..<channels { peaks[c] = records[c].peak }
+                if midiRows != nil {
+                    midiRows!.add(start: start, events: (0..<midiRows!.inputs).map { m in
+                        channels + m < ring.width ? Int(records[channels + m].peak) : 0
+                    })
+                }
                 if let lost = gaps.check(startFrame: start, frameCount: frames) { lostLines.append(lost) }
                 if rowsWait {
                     pending.append((start, frames, peaks))
@@ -123,6 +132,7 @@ public final class LevelPipeline {
                     let before = rows.count
                     aggregator.add(startFrame: start, frameCount: frames, peaks: peaks, into: &rows)
                     noteEnds(from: before, blockEnd: start + Int64(frames))
+                    countMidi(from: before, blockEnd: start + Int64(frames))
                 }
                 lastBlockEnd = start + Int64(frames)
                 display?.levels(startFrame: start, frameCount: frames, peaks: peaks)
@@ -156,6 +166,7 @@ public final class LevelPipeline {
             aggregator.finish(into: &rows)
             noteEnds(from: before, blockEnd: lastBlockEnd)
             countDropouts(from: before, blockEnd: .max)
+            countMidi(from: before, blockEnd: .max)
             labelTakes()
             writeRows()
         }
@@ -185,10 +196,18 @@ public final class LevelPipeline {
             aggregator.add(startFrame: block.start, frameCount: block.frames, peaks: block.peaks, into: &rows)
             noteEnds(from: before, blockEnd: block.start + Int64(block.frames))
             countDropouts(from: before, blockEnd: block.start + Int64(block.frames))
+            countMidi(from: before, blockEnd: block.start + Int64(block.frames))
             used += 1
         }
         pending.removeFirst(used)
         labelTakes()
+    }
+
+    /// Sets the MIDI counts of the rows from `first` on (see `MidiRowCounter`).
+    private func countMidi(from first: Int, blockEnd: Int64) {
+        guard midiRows != nil else { return }
+        let interval = aggregator.intervalFrames.map(Int64.init)
+        midiRows!.count(&rows, from: first) { row in min(blockEnd, interval.map { row.frame + $0 } ?? blockEnd) }
     }
 
     private func labelTakes() {

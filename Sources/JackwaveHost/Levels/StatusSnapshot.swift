@@ -16,6 +16,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var takeStatus: String?
     /// `--silence`, `--clip`: "dead air 35.2 s", "clipping 12/s"; nil when neither is under way.
     public var alarmStatus: String?
+    /// `--midi`: each MIDI input's events so far, and the losses ("MIDI midi_1 12 lost 2").
+    public var midiStatus: String?
 
     public init(elapsedSeconds: Double, recordPath: String?, fileBytes: Int64?, ringFill: Double?, xruns: Int,
                 droppedFrames: Int, toneFrequency: Double?, toneAmplitude: Float?, tonePaused: Bool) {

@@ -28,6 +28,7 @@ extension ClientRun {
         if let midiWriter, !midiWriter.stop(timeout: 5) { ui.say("the MIDI writer did not end within 5 s; the .mid holds what it had written") }
         parts.levels?.endConnection(engine, timelineBase: timelineBase, report: { parts.messages.post(Phrase(verbatim: $0)) })
         flushMessages(ui)
+        parts.midiReport?.endConnection(engine.midiActivity)
         // A write that failed while draining, after the turn had ended for another reason.
         var lateFailure: String?
         if let writer, writer.failed.load(ordering: .relaxed) {

@@ -17,6 +17,9 @@ extension ClientRun {
                                        skipped - reportedSkippedFrames, at))
             reportedSkippedFrames = skipped
         }
+        parts.midiReport?.check(engine.midiActivity, parts.midi?.snapshot,
+                                frame: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed)),
+                                sampleRate: parts.sampleRate, messages: parts.messages, events: parts.events)
         if !notifications.isQuiet && !signals.serverGone.load(ordering: .relaxed) { notifications.reportConnections() }
         parts.flushLines(to: ui)
     }
@@ -38,6 +41,7 @@ extension ClientRun {
             toneAmplitude: playsTone ? Float(bitPattern: signals.toneAmplitudeBits.load(ordering: .relaxed)) : nil,
             tonePaused: signals.tonePaused.load(ordering: .relaxed))
         snapshot.takeStatus = takeStatus
+        snapshot.midiStatus = parts.midiReport?.status(engine.midiActivity, parts.midi?.snapshot)
         snapshot.alarmStatus = parts.alarms?.state.text(now: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed)),
                                                         sampleRate: parts.sampleRate)
         return snapshot

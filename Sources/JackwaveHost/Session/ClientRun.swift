@@ -149,7 +149,8 @@ final class ClientRun {
     var controlled: RunControl.Connection {
         RunControl.Connection(signals: signals, writer: writer, takes: takes, timelineBase: timelineBase,
                               sampleRate: parts.sampleRate, files: parts.files, markers: parts.markers,
-                              observer: parts.observer, messages: parts.messages, alarms: parts.alarms)
+                              observer: parts.observer, messages: parts.messages, alarms: parts.alarms,
+                              midiActivity: engine.midiActivity, midi: parts.midi, midiReport: parts.midiReport)
     }
 
     /// Activates, connects, takes frame 0 (telling `onStart` its wall-clock time), runs the

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import JackwaveAnalysis
 import JackwaveEngine
+import JackwaveMIDI
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveUnattended
@@ -32,6 +33,10 @@ public final class RunControl: @unchecked Sendable {
         let messages: MessageQueue
         /// Dead air and clipping (`--silence`, `--clip`), if watched.
         let alarms: SignalAlarms?
+        /// MIDI (`--midi`, `--mmc`): the callback's counts, the recorder's, and what is said of them.
+        var midiActivity: MidiActivity? = nil
+        var midi: MidiRecorder? = nil
+        var midiReport: MidiReport? = nil
     }
 
     public let playsTone: Bool
@@ -178,8 +183,8 @@ public final class RunControl: @unchecked Sendable {
     /// seconds of dead air under way (0 when none) and the clips of the last clipping second
     /// (0 when none in the last few seconds).
     public func status() -> (state: String, take: Int, file: String, frames: Int64, xruns: Int, dropped: Int,
-                             deadAirSeconds: Double, clips: Int) {
-        guard let run = current.withLock({ $0 }) else { return ("waiting", 0, "", 0, 0, 0, 0, 0) }
+                             deadAirSeconds: Double, clips: Int, midiEvents: Int, midiLost: Int, lastCommand: String) {
+        guard let run = current.withLock({ $0 }) else { return ("waiting", 0, "", 0, 0, 0, 0, 0, 0, 0, "") }
         var state = run.files != nil ? "recording" : playsTone ? "playing" : "monitoring"
         var take = 0
         if let takes = run.takes {
@@ -197,6 +202,9 @@ public final class RunControl: @unchecked Sendable {
         return (state, take, run.files?.currentPath ?? "", frames, run.signals.xruns.load(ordering: .relaxed),
                 run.signals.droppedFrames.load(ordering: .relaxed),
                 alarms?.silentSeconds(now: now, sampleRate: run.sampleRate) ?? 0,
-                alarms?.clipsShown(now: now, sampleRate: run.sampleRate) ?? 0)
+                alarms?.clipsShown(now: now, sampleRate: run.sampleRate) ?? 0,
+                run.midiReport.map { $0.events(run.midiActivity).prefix($0.recorded).reduce(0, +) } ?? 0,
+                run.midiReport?.lostTotal(run.midiActivity, run.midi?.snapshot) ?? 0,
+                run.midi?.snapshot.lastCommand ?? "")
     }
 }

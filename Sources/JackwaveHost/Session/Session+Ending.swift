@@ -63,6 +63,9 @@ extension Session {
             frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
         }
         if let streamLine { frontEnd.say(Phrase(verbatim: streamLine)) }
+        for line in parts.midiReport?.summaryLines(parts.midi?.snapshot, controlled: options.midi.controlPort != nil) ?? [] {
+            frontEnd.say(Phrase(verbatim: line))
+        }
         frontEnd.say(Phrase(verbatim: summary(parts, totals: totals, firstStart: firstStart)))
         if let hook = parts.hook {
             // An interrupt after the one the run ended on (or after the end, when it ended by
@@ -98,6 +101,10 @@ extension Session {
             if let toneText = toneText(parts) { line += ", tone \(toneText)" }
             if options.recording.printStart, let firstStart { line += ", first frame at \(firstStart.iso8601)" }
             return line + totals.gapText
+        }
+        if options.recordsMidiOnly, let path = options.recording.path {
+            let events = parts.midi?.snapshot.recorded.reduce(0, +) ?? 0
+            return "recorded \(path): \(seconds) s, \(counted(events, "MIDI event")), \(totals.xruns) xruns" + totals.gapText
         }
         if let toneText = toneText(parts) {
             return "played \(toneText): \(seconds) s, \(counted(parts.outputs, "output")), \(totals.xruns) xruns" + totals.gapText

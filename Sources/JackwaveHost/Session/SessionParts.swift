@@ -54,6 +54,7 @@ final class SessionParts {
     let latency: LatencyReport
     /// `--midi` recorded (beside the audio's files, or alone), or `--mmc` heard.
     let midi: MidiRecorder?
+    let midiReport: MidiReport?
 
     /// Where the lines of the run's threads wait for the main loop: the run's own, the
     /// hook's, the file finisher's, remote control's.
@@ -135,6 +136,7 @@ final class SessionParts {
         let midi = Self.makeMidi(o, ports: ports, spec: spec, sampleRate: sampleRate, takeSettings: takeSettings,
                                  messages: messages, events: events, marker: midiMarker)
         self.midi = midi
+        midiReport = ports.midiInputs.isEmpty ? nil : MidiReport(names: ports.midiInputs.map(\.shortName), recorded: o.midi.inputs)
         files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages, companion: midi) }
         keeper?.prune(frame: 0)
         if let files, !files.spec.takes {
@@ -151,7 +153,8 @@ final class SessionParts {
         latency = LatencyReport(events: events, sampleRate: sampleRate, stamped: spec?.format.carriesBroadcastInfo ?? false)
         levels = levelsWanted
             ? try Self.makeLevels(o, names: ports.inputs.map(\.shortName), sampleRate: sampleRate, display: meter,
-                                  loudness: loudness, takes: takes, dropouts: dropouts)
+                                  loudness: loudness, takes: takes, dropouts: dropouts,
+                                  midiInputs: ports.midiInputs.map(\.shortName))
             : nil
         let ringFrames = spec != nil || streamSettings != nil || o.station.alarms.isOn ? writerFrames
             : loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
@@ -242,7 +245,7 @@ extension SessionParts {
     /// The run-wide level pipeline: the level stream (its columns are the ports' short
     /// names, `in_1`…), the meter, the loudness readings.
     static func makeLevels(_ o: RunOptions, names: [String], sampleRate: Int, display: LevelDisplay?, loudness: LoudnessFeed?,
-                           takes: TakeLedger?, dropouts: DropoutLedger?) throws(SessionError) -> LevelPipeline {
+                           takes: TakeLedger?, dropouts: DropoutLedger?, midiInputs: [String]) throws(SessionError) -> LevelPipeline {
         var stream: LevelStreamWriter?
         if let path = o.levels.path {
             var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levels.format),
@@ -250,6 +253,7 @@ extension SessionParts {
             formatter.takeColumn = takes != nil
             formatter.gapColumn = o.unattended.reconnect
             formatter.dropoutColumn = dropouts != nil
+            formatter.midiInputs = midiInputs
             do throws(LevelStreamError) {
                 stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.recording.force ? .replace : .new)
             } catch {
@@ -260,7 +264,8 @@ extension SessionParts {
                              intervalFrames: o.levels.intervalMilliseconds.map {
                                  LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
                              },
-                             display: display, loudness: loudness, takes: takes, dropouts: dropouts)
+                             display: display, loudness: loudness, takes: takes, dropouts: dropouts,
+                             midiInputs: midiInputs.count)
     }
 
     /// The live stream, reporting through its own lines and events.

@@ -9,10 +9,10 @@ import Synchronization
 public final class MidiActivity: @unchecked Sendable {
     /// The MIDI inputs counted: the recorded ones, then the control input, if any.
     public let ports: Int
-    /// Per port: events received, events lost (JACK's own count, plus those the ring had no
-    /// room for), and MMC commands beyond the first in a block (ignored).
+    /// Per port: events received, events JACK lost (its own count), events the ring had no
+    /// room for, and MMC commands beyond the first in a block (ignored).
     private let counters: UnsafeMutablePointer<Atomic<Int>>
-    private static let perPort = 3
+    private static let perPort = 4
 
     public init(ports: Int) {
         self.ports = ports
@@ -31,19 +31,23 @@ public final class MidiActivity: @unchecked Sendable {
     }
 
     @inline(__always)
-    public func lost(port: Int, count: Int = 1) {
+    public func jackLost(port: Int, count: Int) {
         counters[port * Self.perPort + 1].add(count, ordering: .relaxed)
     }
 
     @inline(__always)
-    public func commandIgnored(port: Int) {
+    public func noRoom(port: Int) {
         counters[port * Self.perPort + 2].add(1, ordering: .relaxed)
     }
 
-    public func events(port: Int) -> Int { port < ports ? counters[port * Self.perPort].load(ordering: .relaxed) : 0 }
-    public func lostEvents(port: Int) -> Int { port < ports ? counters[port * Self.perPort + 1].load(ordering: .relaxed) : 0 }
-    public func ignoredCommands(port: Int) -> Int { port < ports ? counters[port * Self.perPort + 2].load(ordering: .relaxed) : 0 }
+    @inline(__always)
+    public func commandIgnored(port: Int) {
+        counters[port * Self.perPort + 3].add(1, ordering: .relaxed)
+    }
 
-    /// Events and losses of every port, in port order.
-    public var totals: [(events: Int, lost: Int)] { (0..<ports).map { (events(port: $0), lostEvents(port: $0)) } }
+    private func load(_ port: Int, _ k: Int) -> Int { port < ports ? counters[port * Self.perPort + k].load(ordering: .relaxed) : 0 }
+    public func events(port: Int) -> Int { load(port, 0) }
+    public func lostByJack(port: Int) -> Int { load(port, 1) }
+    public func lostForRoom(port: Int) -> Int { load(port, 2) }
+    public func ignoredCommands(port: Int) -> Int { load(port, 3) }
 }
