@@ -3,39 +3,44 @@
 /// consecutive slots as it needs, each but the last marked `continues`; the callback
 /// publishes them in one commit, so a reader sees a whole event or none of it.
 ///
-/// 32 bytes: two slots to a cache line, and a 3-byte channel message costs one slot.
+/// 32 bytes (a test holds the layout to it): two slots to a cache line, and a 3-byte
+/// channel message costs one slot.
 @frozen
 public struct MidiRecord: BitwiseCopyable, Sendable {
     /// The event's frame in this connection's stream (the cycle's first frame plus the
     /// event's offset in it).
     public var frame: Int64
+    /// The bytes, in order, right after `frame` (`bytesOffset`); only the first `count` mean
+    /// anything.
+    public var bytes: (UInt32, UInt32, UInt32, UInt32, UInt32)
     /// Which MIDI input, from 0 (`midi_1`); the control input (`--mmc`) comes after them.
     public var port: UInt16
     /// Bytes used in `bytes`, 1…`capacity`.
     public var count: UInt8
     /// More of the same event follows in the next slot.
     public var continues: Bool
-    /// The bytes, in order; only the first `count` mean anything.
-    public var bytes: (UInt64, UInt64, UInt32)
 
     /// Bytes one slot carries.
     public static let capacity = 20
+    /// Where `bytes` lies in a record: the callback copies an event's bytes straight into
+    /// the ring's slot there, without a closure (generic code in an unoptimized build).
+    public static let bytesOffset = 8
 
     @inlinable
     public init(frame: Int64, port: UInt16) {
         self.frame = frame
+        bytes = (0, 0, 0, 0, 0)
         self.port = port
         count = 0
         continues = false
-        bytes = (0, 0, 0)
     }
 
     /// Slots an event of `length` bytes takes.
     @inlinable
     public static func slots(forBytes length: Int) -> Int { max(1, (length + capacity - 1) / capacity) }
 
-    /// Writes the event of `length` bytes at `data` into `slots` (which `slots(forBytes:)`
-    /// counted), in order. Realtime-safe: copies bytes, nothing else.
+    /// Writes the event of `length` bytes at `data` into `region` (as many slots as
+    /// `slots(forBytes:)` counted), in order. Realtime-safe: copies bytes, nothing else.
     @inlinable
     public static func fill(_ region: RingRegions<MidiRecord>, frame: Int64, port: UInt16,
                             data: UnsafePointer<UInt8>, length: Int) {
@@ -43,15 +48,13 @@ public struct MidiRecord: BitwiseCopyable, Sendable {
         var slot = 0
         while offset < length || slot == 0 {
             let target = slot < region.firstCount ? region.first + slot : region.second + (slot - region.firstCount)
-            var record = MidiRecord(frame: frame, port: port)
             let n = min(capacity, length - offset)
-            withUnsafeMutableBytes(of: &record.bytes) { raw in
-                raw.baseAddress!.copyMemory(from: data + offset, byteCount: n)
-            }
+            var record = MidiRecord(frame: frame, port: port)
             record.count = UInt8(n)
-            offset += n
-            record.continues = offset < length
+            record.continues = offset + n < length
             target.pointee = record
+            (UnsafeMutableRawPointer(target) + bytesOffset).copyMemory(from: data + offset, byteCount: n)
+            offset += n
             slot += 1
         }
     }

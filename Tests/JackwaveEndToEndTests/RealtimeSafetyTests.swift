@@ -452,3 +452,82 @@ extension RealtimeSafetyTests {
         #expect(report.callbacks == 1 && report.cycles >= Self.minimumCycles, "\(report.text)")
     }
 }
+
+/// MIDI: the callback also reads every MIDI input's events, copies each (SysEx in several
+/// records) into the MIDI ring, counts them per input, and finds MMC commands on the control
+/// input for the block records. A peer plays 2,000 events, 280 of them SysEx up to 256
+/// bytes, and MMC that starts and ends takes.
+extension RealtimeSafetyTests {
+    /// rtcheck on each build under test, and RealtimeSanitizer on the one it checks.
+    enum MidiChecker: Sendable, CustomTestStringConvertible {
+        case rtcheck(Build)
+        case rtsan
+        var testDescription: String {
+            switch self {
+            case let .rtcheck(build): "rtcheck, \(build.name)"
+            case .rtsan: "RealtimeSanitizer"
+            }
+        }
+    }
+
+    static var midiCheckers: [MidiChecker] {
+        RTCheckTools.buildsUnderTest().map { .rtcheck($0) } + (RTCheckTools.rtsanRuntime == nil ? [] : [.rtsan])
+    }
+
+    /// 64 frames at 48 kHz, which a Python peer keeps up with: 3,000 cycles in the 4 s.
+    static let midiCycles = 2500
+
+    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call while it records MIDI and follows MMC",
+          arguments: midiCheckers)
+    func midiIsClean(_ checker: MidiChecker) throws {
+        let server = try ServerKind.jackd.start(sampleRate: 48000, period: 64, capturePorts: 2, playbackPorts: 2)
+        let tools = try RTCheckTools.shared.get()
+        let mmc = { (command: UInt8) in [0xF0, 0x7F, 0x7F, 0x06, command, 0xF7] as [UInt8] }
+        let schedule = MidiPeer.varietySchedule(repeats: 80) + [
+            MidiPeer.Event(at: 100, port: .control, bytes: mmc(0x06)),
+            MidiPeer.Event(at: 20000, port: .control, bytes: [0x90, 100, 127]),
+            MidiPeer.Event(at: 60000, port: .control, bytes: mmc(0x07)),
+            MidiPeer.Event(at: 70000, port: .control, bytes: mmc(0x06)),
+        ]
+        let peer = try MidiPeer.start(server: server.name, schedule: schedule, in: dir)
+        defer { peer.stop() }
+        let path = "\(dir)/rtcheck-midi.txt"
+        let binary: String
+        var environment = ["RTCHECK_REPORT": path]
+        switch checker {
+        case let .rtcheck(build):
+            binary = build.path
+            environment["LD_PRELOAD"] = tools.rtcheck
+        case .rtsan:
+            binary = RTCheckTools.binaryUnderTest().path
+            environment["LD_PRELOAD"] = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+            environment["RTSAN_OPTIONS"] = "halt_on_error=1"
+        }
+        let events = "\(dir)/midi-events.jsonl"
+        let run = try Run.start(binary, ["--record", "\(dir)/midi.wav", "--port", "system:capture_1", "--midi", "1",
+                                         "--midi-port", "midipeer:notes", "--mmc", "midipeer:control", "--midi-marker", "100",
+                                         "--levels", "\(dir)/levels.csv", "--events", events,
+                                         "--duration", "\(Self.seconds)", "--no-meter"],
+                                server: server.name, environment: environment)
+        let started = waitUntil(timeout: 30) {
+            !run.isRunning || ((try? EventStream.read(events))?.contains { $0["event"] as? String == "started" } ?? false)
+        }
+        #expect(started, "jackwave did not start")
+        peer.go()
+        let out = run.finish(timeout: 120)
+        #expect(!out.stderr.contains("RealtimeSanitizer"), "\(out.stderr)")
+        try #require(out.status == 0, "jackwave failed under \(checker.testDescription): \(out.stderr)")
+        let report = try RTCheckReport(path: path)
+        print("\(checker.testDescription) with MIDI: \(report.summary)")
+        #expect(report.callbacks == 1 && report.cycles >= Self.midiCycles, "\(report.text)")
+        // rtsan stops the process at the first violation; rtcheck counts them.
+        if case .rtcheck = checker {
+            #expect(report.unwatched == 0 && report.violations == 0, "jackwave's callback broke the realtime rules:\n\(report.readable())")
+        }
+        // The paths really ran: takes from MMC, MIDI in them, a marker.
+        let midi = try MidiFileTruth("\(dir)/midi-001.mid")
+        #expect(midi.track(2).count > 100, "\(midi.track(2).count) events in the first take")
+        #expect(out.stderr.contains("MMC: 2 RECORD STROBE, 1 RECORD EXIT"), "\(out.stderr)")
+        #expect(try EventStream.read(events).contains { $0["event"] as? String == "marker" })
+    }
+}

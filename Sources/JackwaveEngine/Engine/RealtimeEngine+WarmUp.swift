@@ -11,6 +11,7 @@ extension RealtimeEngine {
         small.audioRingFrames = configuration.audioRingFrames > 0 ? frames : 0
         small.levelRingBlocks = configuration.levelRingBlocks > 0 ? 1 : 0
         small.blockRingBlocks = configuration.blockRingBlocks > 0 ? 1 : 0
+        small.midiRingRecords = configuration.midiRingRecords > 0 ? 64 : 0
         small.frameLimit = Int64(frames * 6)
         // No fade, so that the tone is steady from its second sample: the rotor lanes (SIMD
         // vectors, generic code in an unoptimized build) run here, and across a block edge.
@@ -25,6 +26,7 @@ extension RealtimeEngine {
         let inputList = (0..<small.inputs).map { UnsafePointer(inputs + $0 * frames) }
         let outputList = (0..<small.outputs).map { outputs + $0 * frames }
         engine.signals.started.store(true, ordering: .releasing)
+        engine.warmUpMidi()
         inputList.withUnsafeBufferPointer { i in
             outputList.withUnsafeBufferPointer { o in
                 let ins = i.baseAddress ?? UnsafePointer(bitPattern: 8)!
