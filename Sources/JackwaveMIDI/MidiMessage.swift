@@ -38,7 +38,7 @@ public struct MidiMessage: Equatable, Sendable {
 ///
 /// What a Standard MIDI File cannot hold is set aside too, and counted: System Reset (`FF`)
 /// would read back as a meta event.
-struct MidiAssembler {
+package struct MidiAssembler {
     /// The longest event kept (a SysEx dump); longer ones are set aside whole.
     static let maximumEventBytes = 65536
 
@@ -51,7 +51,7 @@ struct MidiAssembler {
     private(set) var malformed: [Int]
     private(set) var unrecordable: [Int]
 
-    init(ports: Int) {
+    package init(ports: Int) {
         running = Array(repeating: nil, count: ports)
         joining = Array(repeating: [], count: ports)
         joiningTooLong = Array(repeating: false, count: ports)
@@ -61,7 +61,7 @@ struct MidiAssembler {
 
     /// Takes one record; hands each message it completes to `emit` (at `frame`, on the
     /// record's input).
-    mutating func take(port: Int, bytes: UnsafeRawBufferPointer, continues: Bool, frame: Int64,
+    package mutating func take(port: Int, bytes: UnsafeRawBufferPointer, continues: Bool, frame: Int64,
                        emit: (MidiMessage) -> Void) {
         guard port < joining.count else { return }
         if !joiningTooLong[port] {

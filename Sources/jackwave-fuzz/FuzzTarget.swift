@@ -3,7 +3,10 @@ import FoundationEssentials
 import Glibc
 import JackwaveCLI
 import JackwaveHost
+import JackwaveDSP
 import JackwaveLevelStream
+import JackwaveMIDI
+import JackwavePlot
 import JackwaveNSM
 import JackwaveRunSupport
 import JackwaveSoundFiles
@@ -25,6 +28,13 @@ enum FuzzTarget: String, CaseIterable {
     /// A sound file: the bytes as a file, opened as plot opens one (`SoundFile(readingFrom:)`:
     /// libsndfile's header, then `SoundFileHeaderCheck`), a few frames and its cue points read.
     case soundfile
+    /// MIDI events as a JACK client may send them: the bytes cut into events (a length byte,
+    /// 1–255, then that many bytes), each into ring records (`MidiRecord.fill`), joined and split
+    /// into messages by `MidiAssembler`, and looked at for MMC (`MachineControl.command`).
+    case midi
+    /// A Standard MIDI File, read as `jackwave plot take.mid` reads one (`MidiNotes`: the
+    /// checks before portSMF, then portSMF).
+    case smf
 
     /// The target `JACKWAVE_FUZZ_TARGET` names (csv when unset).
     static let chosen: FuzzTarget = {
@@ -45,6 +55,8 @@ enum FuzzTarget: String, CaseIterable {
         case .osc: osc(bytes)
         case .options: options(bytes)
         case .soundfile: soundFile(bytes)
+        case .midi: midi(bytes)
+        case .smf: smf(bytes)
         }
         return 0
     }
@@ -94,5 +106,47 @@ enum FuzzTarget: String, CaseIterable {
         _ = file.broadcastInfo
         _ = file.channelPositions
         file.close()
+    }
+}
+
+extension FuzzTarget {
+    static let midiRing = SPSCRing<MidiRecord>(minimumCapacity: 4096, width: 1)
+
+    static func midi(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        var assembler = MidiAssembler(ports: 2)
+        var i = 0
+        var frame: Int64 = 0
+        while i < bytes.count {
+            let length = min(max(1, Int(bytes[i])), bytes.count - i - 1)
+            i += 1
+            guard length > 0 else { break }
+            let data = base + i
+            _ = MachineControl.command(in: data, length: length)
+            let slots = MidiRecord.slots(forBytes: length)
+            let region = midiRing.writableRegions(upTo: slots)
+            guard region.count == slots else { break }
+            MidiRecord.fill(region, frame: frame, port: UInt16(frame & 1), data: data, length: length)
+            midiRing.commitWrite(slots)
+            let read = midiRing.readableRegions()
+            for k in 0..<read.count {
+                let record = k < read.firstCount ? read.first[k] : read.second[k - read.firstCount]
+                record.withBytes { assembler.take(port: Int(record.port), bytes: $0, continues: record.continues, frame: frame) { _ in } }
+            }
+            midiRing.commitRead(read.count)
+            i += length
+            frame += 1
+        }
+    }
+
+    /// The file the SMF target writes each input into, in /dev/shm.
+    static let smfPath = "/dev/shm/jackwave-fuzz-\(getpid()).mid"
+
+    static func smf(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let fd = open(smfPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { fatalError("cannot write \(smfPath)") }
+        if let base = bytes.baseAddress, !bytes.isEmpty { _ = write(fd, base, bytes.count) }
+        close(fd)
+        _ = try? MidiNotes.read(path: smfPath)
     }
 }
