@@ -96,7 +96,7 @@ struct OscEndToEndTests {
                 "\(lines)")
     }
 
-    @Test("/jackwave/status replies to the sender, at a reply path, with state, file, frames, xruns, dropped frames, take, dead air and clips")
+    @Test("/jackwave/status replies to the sender, at a reply path, with state, file, frames, xruns, dropped frames, take, dead air, clips and MIDI")
     func statusReplies() throws {
         let port = Self.freshPort()
         let path = dir + "/status.wav"
@@ -109,8 +109,8 @@ struct OscEndToEndTests {
         #expect(reply?.path == "/jackwave/reply/status")
         #expect(reply?.sender.port == port)
         let arguments = reply?.arguments ?? []
-        #expect(arguments.count == 8)
-        guard arguments.count == 8 else { return }
+        #expect(arguments.count == 11)
+        guard arguments.count == 11 else { return }
         #expect(arguments[0] == .string("recording"))
         #expect(arguments[1] == .string(file))
         if case let .int(frames) = arguments[2] { #expect(frames > 24000) } else { Issue.record("frames: \(arguments[2])") }
@@ -118,6 +118,7 @@ struct OscEndToEndTests {
         #expect(arguments[4] == .int(0))
         #expect(arguments[5] == .int(0), "not armed: no take")
         #expect(arguments[6] == .float(0) && arguments[7] == .int(0), "no alarm watched: no dead air, no clips")
+        #expect(arguments[8] == .int(0) && arguments[9] == .int(0) && arguments[10] == .string(""), "no MIDI: no events, no MMC")
     }
 
     @Test("after /jackwave/tone/frequency the status line shows it, and the arrow keys go on from it",

@@ -29,8 +29,10 @@ struct RemoteControlTests {
         let remote = RemoteControl(control: RunControl(tone: nil, records: true), requestStop: {})
         let reply = remote.handle("/jackwave/status", [])
         #expect(reply?.path == "/jackwave/reply/status")
-        // state, file, frames, xruns, dropped, take, then dead air seconds and clips.
-        #expect(reply?.arguments == [.string("waiting"), .string(""), .int(0), .int(0), .int(0), .int(0), .float(0), .int(0)])
+        // state, file, frames, xruns, dropped, take, dead air seconds, clips, then MIDI events,
+        // MIDI events lost and the last MMC command.
+        #expect(reply?.arguments == [.string("waiting"), .string(""), .int(0), .int(0), .int(0), .int(0), .float(0), .int(0),
+                                     .int(0), .int(0), .string("")])
     }
 
     @Test("an unknown path, or a known one with the wrong arguments, is one line and does nothing",

@@ -246,7 +246,8 @@ public final class RecordingFiles: @unchecked Sendable {
     }
 
     /// Brings the current file's header up to date (not before its first frame: the `bext`
-    /// chunk must come first; never for Ogg, see `SoundFormat.refreshesHeader`).
+    /// chunk must come first; never for Ogg, see `SoundFormat.refreshesHeader`), and the
+    /// companion's files (`--midi`), whatever the format.
     public func updateHeader() {
         companion?.refresh()
         guard spec.format.refreshesHeader else { return }
