@@ -44,8 +44,9 @@ let package = Package(
         /// libshout's header only: no pkgConfig, so nothing links it; JackwaveStreaming dlopens it
         /// when a run streams (`--stream`, IcecastConnection says why).
         .systemLibrary(name: "CShout", path: "Sources/CShout", providers: [.apt(["libshout3-dev"])]),
-        /// libsmf: writes the Standard MIDI Files of `--midi` (JackwaveMIDI's MidiFileWriter).
-        .systemLibrary(name: "CSMF", path: "Sources/CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
+        /// libsmf's functions, declared only: no pkgConfig, so nothing links it (or GLib);
+        /// JackwaveMIDI dlopens it when the first MIDI file is made (MidiFileWriter says why).
+        .systemLibrary(name: "CSMF", path: "Sources/CSMF", providers: [.apt(["libsmf-dev"])]),
         /// portSMF (Debian's libportsmf-dev, a static C++ library) behind a small C API: reads
         /// Standard MIDI Files for `jackwave plot`. libsmf aborts on a file it cannot parse
         /// (an assertion), so it writes and portSMF reads.

@@ -2,6 +2,22 @@ import CGlibcExtras
 import CSMF
 import Glibc
 
+/// libsmf.so.0, loaded with `dlopen` when the first MIDI file is made, not linked: a run
+/// without MIDI never maps it, nor the GLib it brings, whose constructors allocate at load
+/// time (before an `LD_PRELOAD`ed RealtimeSanitizer has started, which then crashed).
+enum SMFLibrary {
+    /// The table of libsmf's functions (`jackwave_smf_load`, in CSMF/shim.h), or why it could
+    /// not be loaded; loaded once. `nonisolated(unsafe)`: written only by the initialiser.
+    nonisolated(unsafe) static let loaded: Result<UnsafePointer<jackwave_smf>, MidiFileError> = {
+        let table = UnsafeMutablePointer<jackwave_smf>.allocate(capacity: 1)
+        if let reason = jackwave_smf_load(table) {
+            table.deallocate()
+            return .failure(MidiFileError("cannot load libsmf, which MIDI files are written with (\(String(cString: reason)))"))
+        }
+        return .success(UnsafePointer(table))
+    }()
+}
+
 /// A Standard MIDI File being written, through libsmf (wrapped here, once): type 1, a
 /// conductor track with the tempo (`MidiTiming`), then one track per MIDI input, named.
 ///
@@ -10,9 +26,10 @@ import Glibc
 /// lock follow it), so libsmf saves into an anonymous memory file (`memfd_create`), and
 /// `image` hands those bytes back for the caller to write where they belong.
 final class MidiFileWriter {
-    private let smf: UnsafeMutablePointer<smf_t>
+    private let lib: jackwave_smf
+    private let smf: OpaquePointer
     /// The conductor, then one per input.
-    private let tracks: [UnsafeMutablePointer<smf_track_t>]
+    private let tracks: [OpaquePointer]
     /// Where libsmf saves; reused for every image.
     private let memory: Int32
     /// The last tick of any event added.
@@ -20,32 +37,38 @@ final class MidiFileWriter {
 
     /// A file with a track for each name, on `timing`'s clock.
     init(trackNames: [String], timing: MidiTiming) throws(MidiFileError) {
-        guard let smf = smf_new() else { throw MidiFileError("libsmf could not make a file") }
+        let lib = try SMFLibrary.loaded.get().pointee
+        self.lib = lib
+        guard let smf = lib.smf_new() else { throw MidiFileError("libsmf could not make a file") }
         self.smf = smf
         memory = jackwave_memory_file("jackwave-midi")
-        guard memory >= 0, smf_set_format(smf, 1) == 0, smf_set_ppqn(smf, Int32(timing.division)) == 0 else {
-            smf_delete(smf)
+        guard memory >= 0, lib.smf_set_format(smf, 1) == 0, lib.smf_set_ppqn(smf, Int32(timing.division)) == 0 else {
+            lib.smf_delete(smf)
             if memory >= 0 { close(memory) }
             throw MidiFileError("libsmf could not make a file")
         }
-        var made: [UnsafeMutablePointer<smf_track_t>] = []
+        var made: [OpaquePointer] = []
         for _ in 0...trackNames.count {
-            let track = smf_track_new()!
-            smf_add_track(smf, track)
+            guard let track = lib.smf_track_new() else {
+                lib.smf_delete(smf)
+                close(memory)
+                throw MidiFileError("libsmf could not make a track")
+            }
+            lib.smf_add_track(smf, track)
             made.append(track)
         }
         tracks = made
         var tempo: [UInt8] = [0xFF, 0x51, 0x03, UInt8(timing.tempo >> 16 & 0xFF), UInt8(timing.tempo >> 8 & 0xFF), UInt8(timing.tempo & 0xFF)]
-        if let event = smf_event_new_from_pointer(&tempo, Int32(tempo.count)) { smf_track_add_event_pulses(made[0], event, 0) }
+        if let event = lib.smf_event_new_from_pointer(&tempo, Int32(tempo.count)) { lib.smf_track_add_event_pulses(made[0], event, 0) }
         for (i, name) in trackNames.enumerated() {
             // A name is outside text (a port's name): printable ASCII only, bounded.
             let clean = String(name.unicodeScalars.prefix(Self.maximumNameLength).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
-            if let event = smf_event_new_textual(0x03, clean) { smf_track_add_event_pulses(made[i + 1], event, 0) }
+            if let event = lib.smf_event_new_textual(0x03, clean) { lib.smf_track_add_event_pulses(made[i + 1], event, 0) }
         }
     }
 
     deinit {
-        smf_delete(smf)
+        lib.smf_delete(smf)
         close(memory)
     }
 
@@ -56,8 +79,8 @@ final class MidiFileWriter {
     func add(_ bytes: [UInt8], input: Int, tick: Int) {
         guard input + 1 < tracks.count, !bytes.isEmpty else { return }
         var copy = bytes
-        guard let event = smf_event_new_from_pointer(&copy, Int32(copy.count)) else { return }
-        smf_track_add_event_pulses(tracks[input + 1], event, Int32(tick))
+        guard let event = lib.smf_event_new_from_pointer(&copy, Int32(copy.count)) else { return }
+        lib.smf_track_add_event_pulses(tracks[input + 1], event, Int32(tick))
         lastTick = max(lastTick, tick)
     }
 
@@ -66,18 +89,18 @@ final class MidiFileWriter {
     func image(endTick: Int) throws(MidiFileError) -> [UInt8] {
         let end = Int32(max(endTick, lastTick))
         for track in tracks {
-            guard smf_track_add_eot_pulses(track, end) == 0 else { throw MidiFileError("libsmf could not end a track") }
+            guard lib.smf_track_add_eot_pulses(track, end) == 0 else { throw MidiFileError("libsmf could not end a track") }
         }
         // The end of each track goes again, so that later events can follow.
         defer {
             for track in tracks {
-                if let last = smf_track_get_last_event(track), smf_event_is_eot(last) != 0 {
-                    smf_event_remove_from_track(last)
-                    smf_event_delete(last)
+                if let last = lib.smf_track_get_last_event(track), lib.smf_event_is_eot(last) != 0 {
+                    lib.smf_event_remove_from_track(last)
+                    lib.smf_event_delete(last)
                 }
             }
         }
-        guard smf_save(smf, "/proc/self/fd/\(memory)") == 0 else { throw MidiFileError("libsmf could not write the file") }
+        guard lib.smf_save(smf, "/proc/self/fd/\(memory)") == 0 else { throw MidiFileError("libsmf could not write the file") }
         var info = stat()
         guard fstat(memory, &info) == 0 else { throw MidiFileError("cannot read the file libsmf wrote") }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
@@ -88,7 +111,7 @@ final class MidiFileWriter {
 }
 
 /// Why a MIDI file could not be made or written: one line.
-struct MidiFileError: Error {
+struct MidiFileError: Error, Sendable {
     let message: String
     init(_ message: String) { self.message = message }
 }

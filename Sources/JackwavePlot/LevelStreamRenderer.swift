@@ -31,12 +31,7 @@ public enum LevelStreamRenderer {
     }
 
     public static func draw(_ picture: LevelPicture, layout: PlotLayout, on ctx: CairoContext) {
-        let box = layout.lane(0)
-        let span = picture.end - picture.start
-        let x = { (t: Double) in box.x + (t - picture.start) / span * box.width }
-        PlotChrome.background(ctx, layout)
-        PlotChrome.title(ctx, picture.title, layout)
-        let ticks = PlotChrome.timeTicks(ctx, from: picture.start, to: picture.end, pixels: box.width)
+        let (box, x, ticks) = PlotChrome.begin(ctx, layout, title: picture.title, from: picture.start, to: picture.end)
         let names = picture.stream.channelNames
         PlotChrome.lane(ctx, box, name: names.count == 1 ? names[0] : "max", scale: picture.scale,
                         ticks: ticks, x: x)

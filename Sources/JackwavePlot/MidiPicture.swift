@@ -17,12 +17,7 @@ public struct MidiPicture: Sendable {
 /// Draws a `MidiPicture`: the chrome a waveform has (title, time axis) around a piano roll.
 public enum MidiPictureRenderer {
     public static func draw(_ picture: MidiPicture, layout: PlotLayout, on ctx: CairoContext) {
-        let box = layout.lane(0)
-        let span = picture.end - picture.start
-        let x = { (t: Double) in box.x + (t - picture.start) / span * box.width }
-        PlotChrome.background(ctx, layout)
-        PlotChrome.title(ctx, picture.title, layout)
-        let ticks = PlotChrome.timeTicks(ctx, from: picture.start, to: picture.end, pixels: box.width)
+        let (box, x, ticks) = PlotChrome.begin(ctx, layout, title: picture.title, from: picture.start, to: picture.end)
         PianoRollRenderer.draw(picture.notes, box: box, start: picture.start, end: picture.end, ticks: ticks, x: x, on: ctx)
         PlotChrome.timeAxis(ctx, layout, ticks: ticks, x: x)
     }

@@ -30,6 +30,19 @@ enum PlotChrome {
         ctx.paint()
     }
 
+    /// The start of a picture whose one time axis spans the first lane's width, `start` to
+    /// `end` seconds (a level stream, a MIDI file): background and title drawn; the first
+    /// lane, the x of a time, and the ticks.
+    static func begin(_ ctx: CairoContext, _ layout: PlotLayout, title: String, from start: Double, to end: Double)
+        -> (box: Box, x: (Double) -> Double, ticks: TimeTicks) {
+        let box = layout.lane(0)
+        let span = end - start
+        let x = { (t: Double) in box.x + (t - start) / span * box.width }
+        background(ctx, layout)
+        self.title(ctx, title, layout)
+        return (box, x, timeTicks(ctx, from: start, to: end, pixels: box.width))
+    }
+
     /// Separates the parts of a title ("name · duration · rate · channels").
     static let titleSeparator = "  ·  "
 

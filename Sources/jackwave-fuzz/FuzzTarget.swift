@@ -92,11 +92,16 @@ enum FuzzTarget: String, CaseIterable {
     /// The file the sound-file target writes each input into, in /dev/shm (memory, not disk).
     static let soundPath = "/dev/shm/jackwave-fuzz-\(getpid()).wav"
 
-    static func soundFile(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let fd = open(soundPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { fatalError("cannot write \(soundPath)") }
-        if let base = bytes.baseAddress, !bytes.isEmpty { _ = write(fd, base, bytes.count) }
+    /// Writes the input into `path` whole (the targets that read files).
+    static func save(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { fatalError("cannot write \(path)") }
+        if let base = bytes.baseAddress, !bytes.isEmpty { _ = Glibc.write(fd, base, bytes.count) }
         close(fd)
+    }
+
+    static func soundFile(_ bytes: UnsafeBufferPointer<UInt8>) {
+        save(bytes, to: soundPath)
         guard let file = try? SoundFile(readingFrom: soundPath) else { return }
         let frames = file.framesPerRead(upTo: 4096)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames * file.channels)
@@ -143,10 +148,7 @@ extension FuzzTarget {
     static let smfPath = "/dev/shm/jackwave-fuzz-\(getpid()).mid"
 
     static func smf(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let fd = open(smfPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { fatalError("cannot write \(smfPath)") }
-        if let base = bytes.baseAddress, !bytes.isEmpty { _ = write(fd, base, bytes.count) }
-        close(fd)
+        save(bytes, to: smfPath)
         _ = try? MidiNotes.read(path: smfPath)
     }
 }
