@@ -15,6 +15,13 @@ struct ChaseState: Equatable {
     /// Pitch bend, 14 bits; -1 for never set.
     private var bends = [Int32](repeating: -1, count: 16)
     private var pressures = [Int16](repeating: -1, count: 16)
+    /// Whether a channel's last parameter select was registered (CC 101/100) rather than
+    /// non-registered (CC 99/98): the one data entry applies to, selected last when chased.
+    private var registeredLast = [Bool](repeating: true, count: 16)
+
+    /// Controllers sent in an order of their own: bank select first, the parameter selects
+    /// and data entry after the others.
+    static let ordered: Set<Int> = [0, 32, 6, 38, 98, 99, 100, 101]
 
     /// The pedals a closing piece lets go: sustain, sostenuto, soft.
     static let pedals: [UInt8] = [64, 66, 67]
@@ -31,8 +38,10 @@ struct ChaseState: Equatable {
             let number = Int(b[1])
             switch number {
             case 121:
-                // Reset All Controllers.
-                for n in 0..<120 { controllers[channel * 128 + n] = -1 }
+                // Reset All Controllers, as RP-015 has it: modulation, expression, the pedals,
+                // the parameter selects, bend and pressure go back to their defaults (nothing
+                // to chase); bank, volume, pan, effects and the program stay.
+                for n in [1, 11, 64, 65, 66, 67, 98, 99, 100, 101] { controllers[channel * 128 + n] = -1 }
                 bends[channel] = -1
                 pressures[channel] = -1
             case 120, 123...127:
@@ -40,6 +49,8 @@ struct ChaseState: Equatable {
                 for k in 0..<128 { notes[channel * 128 + k] = 0 }
             case 0..<120:
                 controllers[channel * 128 + number] = Int16(b[2])
+                if number == 98 || number == 99 { registeredLast[channel] = false }
+                if number == 100 || number == 101 { registeredLast[channel] = true }
             default:
                 break
             }
@@ -70,7 +81,8 @@ struct ChaseState: Equatable {
     }
 
     /// What sets the same state again, for a piece's tick 0: bank select, program, the other
-    /// controllers, pitch bend, channel pressure, then the notes.
+    /// controllers, then the parameter selects (the one selected last, last) and their data
+    /// entry, pitch bend, channel pressure, then the notes.
     var opening: [[UInt8]] {
         var out: [[UInt8]] = []
         for channel in 0..<16 {
@@ -78,7 +90,11 @@ struct ChaseState: Equatable {
             let value = { (n: Int) in self.controllers[channel * 128 + n] }
             for bank in [0, 32] where value(bank) >= 0 { out.append([0xB0 | status, UInt8(bank), UInt8(value(bank))]) }
             if programs[channel] >= 0 { out.append([0xC0 | status, UInt8(programs[channel])]) }
-            for n in 0..<120 where n != 0 && n != 32 && value(n) >= 0 {
+            for n in 0..<120 where !Self.ordered.contains(n) && value(n) >= 0 {
+                out.append([0xB0 | status, UInt8(n), UInt8(value(n))])
+            }
+            let selects = registeredLast[channel] ? [99, 98, 101, 100] : [101, 100, 99, 98]
+            for n in selects + [6, 38] where value(n) >= 0 {
                 out.append([0xB0 | status, UInt8(n), UInt8(value(n))])
             }
             if bends[channel] >= 0 { out.append([0xE0 | status, UInt8(bends[channel] & 0x7F), UInt8(bends[channel] >> 7)]) }

@@ -83,34 +83,51 @@ package struct MidiAssembler {
         split(joining[port], port: port, frame: frame, emit: emit)
     }
 
-    /// Splits one event's bytes into messages.
-    private mutating func split(_ event: [UInt8], port: Int, frame: Int64, emit: (MidiMessage) -> Void) {
-        var i = 0
-        while i < event.count {
-            let byte = event[i]
-            // Real-time messages may sit anywhere, even inside another message.
-            if byte >= 0xF8 {
-                if byte == 0xFF || MidiMessage.length(ofStatus: byte) == nil {
-                    if byte == 0xFF { unrecordable[port] += 1 } else { malformed[port] += 1 }
+    /// Splits one event's bytes into messages. Real-time messages may sit anywhere, even
+    /// inside another message or a SysEx (the MIDI 1.0 specification allows it): each comes
+    /// out on its own, before the message it interrupted, which goes on without it. A status
+    /// byte inside an unfinished message ends that message (counted malformed).
+    private mutating func split(_ raw: [UInt8], port: Int, frame: Int64, emit: (MidiMessage) -> Void) {
+        // The bytes without the real-time ones, and each real-time byte with the index (in
+        // those bytes) of the byte it came before.
+        var event: [UInt8] = []
+        var realTime: [(before: Int, byte: UInt8)] = []
+        event.reserveCapacity(raw.count)
+        for byte in raw {
+            if byte >= 0xF8 { realTime.append((event.count, byte)) } else { event.append(byte) }
+        }
+        var next = 0
+        func flush(before limit: Int) {
+            while next < realTime.count && realTime[next].before < limit {
+                let byte = realTime[next].byte
+                if byte == 0xFF {
+                    unrecordable[port] += 1
+                } else if MidiMessage.length(ofStatus: byte) == nil {
+                    malformed[port] += 1
                 } else {
                     emit(MidiMessage(frame: frame, port: port, bytes: [byte]))
                 }
-                i += 1
-                continue
+                next += 1
             }
+        }
+        var i = 0
+        while i < event.count {
+            let byte = event[i]
             if byte == 0xF0 {
-                guard let end = event[i...].firstIndex(of: 0xF7),
-                      event[(i + 1)..<end].allSatisfy({ $0 < 0x80 }) else {
+                guard let end = event[(i + 1)...].firstIndex(where: { $0 >= 0x80 }), event[end] == 0xF7 else {
+                    // Unterminated, or cut by another status: the SysEx is lost up to there.
                     malformed[port] += 1
-                    return
+                    i = event[(i + 1)...].firstIndex(where: { $0 >= 0x80 }) ?? event.count
+                    continue
                 }
+                flush(before: end + 1)
                 emit(MidiMessage(frame: frame, port: port, bytes: Array(event[i...end])))
                 running[port] = nil
                 i = end + 1
                 continue
             }
-            var status: UInt8
-            var dataStart: Int
+            let status: UInt8
+            let dataStart: Int
             if byte >= 0x80 {
                 status = byte
                 dataStart = i + 1
@@ -130,12 +147,19 @@ package struct MidiAssembler {
                 continue
             }
             let dataEnd = dataStart + length - 1
-            guard dataEnd <= event.count, event[dataStart..<dataEnd].allSatisfy({ $0 < 0x80 }) else {
+            if let cut = event[dataStart..<min(dataEnd, event.count)].firstIndex(where: { $0 >= 0x80 }) {
                 malformed[port] += 1
-                return
+                i = cut
+                continue
             }
+            guard dataEnd <= event.count else {
+                malformed[port] += 1
+                break
+            }
+            flush(before: dataEnd)
             emit(MidiMessage(frame: frame, port: port, bytes: [status] + event[dataStart..<dataEnd]))
             i = dataEnd
         }
+        flush(before: .max)
     }
 }

@@ -10,6 +10,11 @@ public struct MidiTiming: Equatable, Sendable {
     /// Microseconds per quarter note (the tempo meta event, at most 2^24 - 1).
     public let tempo: Int
 
+    /// Whether the file's header can hold this clock: a division of at most 15 bits (the top
+    /// bit means SMPTE timing) and a tempo of at most 24 bits. A rate whose reduced ratio to a
+    /// million needs more (44101 Hz) has no tick that is a frame: `--midi` refuses it.
+    public var isExact: Bool { division <= 32767 && tempo <= 0xFF_FFFF }
+
     public init(fileRate: Int) {
         if fileRate % 100 == 0 && fileRate / 100 <= 32767 {
             division = fileRate / 100

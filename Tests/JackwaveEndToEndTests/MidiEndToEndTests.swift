@@ -30,7 +30,7 @@ struct MidiEndToEndTests {
         peer.go()
         try #require(peer.waitUntilDone(), "the peer did not finish its schedule")
         if let midi {
-            let arrived = waitUntil(timeout: 30) { ((try? MidiFileTruth(midi))?.track(2).count ?? 0) >= count || !run.isRunning }
+            let arrived = waitUntil(timeout: 30) { ((try? MidiCSV(midi))?.track(2).count ?? 0) >= count || !run.isRunning }
             #expect(arrived, "\(midi) did not get \(count) events")
         }
         run.signal(SIGINT)
@@ -48,7 +48,7 @@ struct MidiEndToEndTests {
         let out = try play(peer, into: run, midi: dir + "/take.mid", count: schedule.count)
         #expect(out.status == 0, "\(out.stderr)")
         let sent = try peer.sent()
-        let file = try MidiFileTruth(dir + "/take.mid")
+        let file = try MidiCSV(dir + "/take.mid")
         #expect(file.division == 480 && file.tempos == [10000], "\(file.division) \(file.tempos)")
         #expect(file.names[2] == "midipeer:notes", "\(file.names)")
         let track = Array(file.track(2).prefix(sent.count))
@@ -84,12 +84,12 @@ struct MidiEndToEndTests {
         #expect(out.status == 0, "\(out.stderr)")
         let sent = try peer.sent()
         // The pieces, in order, with their clicks and their MIDI.
-        var pieces: [(clicks: [Int], frames: Int, midi: MidiFileTruth)] = []
+        var pieces: [(clicks: [Int], frames: Int, midi: MidiCSV)] = []
         for n in 1... {
             let wav = dir + String(format: "/take-%03d.wav", n)
             guard FileManager.default.fileExists(atPath: wav) else { break }
             let recording = try Recording(wav)
-            pieces.append((clicks(in: recording, channel: 0), recording.frames, try MidiFileTruth(dir + String(format: "/take-%03d.mid", n))))
+            pieces.append((clicks(in: recording, channel: 0), recording.frames, try MidiCSV(dir + String(format: "/take-%03d.mid", n))))
         }
         try #require(pieces.count >= 3, "\(pieces.count) pieces")
         // Each event sent is in the piece its click is in, at the click's index.
@@ -173,7 +173,7 @@ struct MidiEndToEndTests {
             #expect(MidiPeer.peerFrame(ofSample: take[take.frames - 1, 1]) == (end - 1) % MidiPeer.frameModulus, "take \(t + 1) ends before its exit")
             if kind == .jackd { #expect(take.frames == end - strobe, "take \(t + 1): \(take.frames) frames") }
             // The take's notes, at their clicks.
-            let midi = try MidiFileTruth(dir + String(format: "/take-%03d.mid", t + 1))
+            let midi = try MidiCSV(dir + String(format: "/take-%03d.mid", t + 1))
             let inTake = notes.filter { $0.frame >= strobe && $0.frame < end }
             let heard = clicks(in: take, channel: 0)
             #expect(heard.count == inTake.count, "take \(t + 1): \(heard.count) clicks, \(inTake.count) notes")
@@ -206,7 +206,7 @@ struct MidiEndToEndTests {
         let out = try play(peer, into: run, midi: dir + "/alone.mid", count: schedule.count)
         #expect(out.status == 0, "\(out.stderr)")
         let sent = try peer.sent()
-        let track = try MidiFileTruth(dir + "/alone.mid").track(2)
+        let track = try MidiCSV(dir + "/alone.mid").track(2)
         try #require(track.count == sent.count && !sent.isEmpty, "\(track.count) in the file, \(sent.count) sent")
         for i in track.indices where i < sent.count {
             #expect(track[i].tick - track[0].tick == sent[i].frame - sent[0].frame && track[i].bytes == sent[i].bytes, "event \(i)")
@@ -225,12 +225,12 @@ struct MidiEndToEndTests {
         peer.go()
         try #require(peer.waitUntilDone())
         // Within the crash bound (0.5 s), the file holds every event; then the kill.
-        let arrived = waitUntil(timeout: 30) { ((try? MidiFileTruth(dir + "/take.mid"))?.track(2).count ?? 0) >= schedule.count }
+        let arrived = waitUntil(timeout: 30) { ((try? MidiCSV(dir + "/take.mid"))?.track(2).count ?? 0) >= schedule.count }
         run.signal(SIGKILL)
         _ = run.finish(timeout: 10)
         #expect(arrived)
         let sent = try peer.sent()
-        let track = try MidiFileTruth(dir + "/take.mid").track(2)
+        let track = try MidiCSV(dir + "/take.mid").track(2)
         #expect(track.map(\.bytes) == sent.map(\.bytes), "\(track.count) read back, \(sent.count) sent")
     }
 

@@ -500,7 +500,8 @@ extension RealtimeSafetyTests {
             environment["LD_PRELOAD"] = tools.rtcheck
         case .rtsan:
             binary = RTCheckTools.binaryUnderTest().path
-            environment["LD_PRELOAD"] = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+            let rtsan = try #require(tools.rtsan, "the rtsan preload did not build: \(tools.rtsanFailure ?? "")")
+            environment["LD_PRELOAD"] = rtsan
             environment["RTSAN_OPTIONS"] = "halt_on_error=1"
         }
         let events = "\(dir)/midi-events.jsonl"
@@ -525,7 +526,7 @@ extension RealtimeSafetyTests {
             #expect(report.unwatched == 0 && report.violations == 0, "jackwave's callback broke the realtime rules:\n\(report.readable())")
         }
         // The paths really ran: takes from MMC, MIDI in them, a marker.
-        let midi = try MidiFileTruth("\(dir)/midi-001.mid")
+        let midi = try MidiCSV("\(dir)/midi-001.mid")
         #expect(midi.track(2).count > 100, "\(midi.track(2).count) events in the first take")
         #expect(out.stderr.contains("MMC: 2 RECORD STROBE, 1 RECORD EXIT"), "\(out.stderr)")
         #expect(try EventStream.read(events).contains { $0["event"] as? String == "marker" })

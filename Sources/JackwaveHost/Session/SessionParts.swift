@@ -90,6 +90,9 @@ final class SessionParts {
                 }
             }
             takeSettings = try o.takeSettings(channels: channels, serverRate: sampleRate)
+            if o.midi.inputs > 0 && o.records, !MidiTiming(fileRate: spec?.fileRate ?? sampleRate).isExact {
+                throw UsageError("\(setting: .midi): at \(spec?.fileRate ?? sampleRate) Hz no MIDI tick is one frame (a Standard MIDI File's division has 15 bits); record at a rate such as 44100 or 48000 (\(setting: .rate))")
+            }
             streamSettings = try o.streamSettings(channels: channels, serverRate: sampleRate, environment: environment)
             // Streaming or watching for dead air without a file, the writer's ring is still
             // the one `--buffer` sets, and must hold as when recording.
