@@ -9,11 +9,12 @@ import Testing
 /// `--pre-roll`, `--reconnect` with a server restart, `--osc` with a marker and a split,
 /// `--loudness`, `--levels`, `--plot`, `--events`, `--on-close`, `--split-every` under the
 /// test clock, `--stream` to a private Icecast, `--silence`, an MP3 or Opus archive, a source
-/// that declares a capture latency, jackd or PipeWire) meets in at least one run. Each run
+/// that declares a capture latency, `--midi`, jackd or PipeWire) meets in at least one run. Each run
 /// checks what it wrote: every file continuous (sample-exact against the test pattern, or
 /// the tone without a break), pieces joining where they should, the summary, the events, the
 /// level rows, the pictures and the hook's list agreeing with the files, each WAV file's bext
-/// saying the latency it subtracted, and no dropout counted on an unbroken stream.
+/// saying the latency it subtracted, no dropout counted on an unbroken stream, and a `.mid`
+/// beside every file, as long as it.
 @Suite("Every option with every other: the pairwise matrix", .serialized)
 struct CombinationMatrixEndToEndTests {
     @Test("the matrix's runs cover every pair of features the constraints allow")
@@ -184,6 +185,7 @@ struct CombinationMatrixEndToEndTests {
         }
         // The feed is never silent for 0.3 s (a restart's gap is no silence): no false alarm.
         if m.silence { #expect(!out.stderr.contains("dead air"), "\(out.stderr)") }
+        if m.midi { try checkMidi(m, paths: paths, frames: frames) }
         try checkLatency(m, paths: paths, out: out)
         try checkDropouts(m, dir: dir, out: out, source: source, silentCycles: silentCycles(m, recordings))
     }
@@ -216,6 +218,16 @@ struct CombinationMatrixEndToEndTests {
             #expect(out.stderr.contains(line), "\(out.stderr)")
         } else {
             #expect(!out.stderr.contains("capture latency"), "\(out.stderr)")
+        }
+    }
+
+    /// Beside every file, its `.mid`, which midicsv reads, its tracks as long as the audio
+    /// (a lossy file's decoded length is its codec's: there, only that it reads).
+    func checkMidi(_ m: MatrixRun, paths: [String], frames: [Int]) throws {
+        for (path, count) in zip(paths, frames) {
+            let midi = try MidiCSV(String(path.dropLast(m.format.ext.count)) + "mid")
+            #expect(midi.division == m.fileRate / 100 && midi.tempos == [10_000], "\(path): \(midi.division) \(midi.tempos)")
+            if !m.lossy { #expect(midi.ends[2] == count, "\(path): MIDI ends at \(midi.ends[2] ?? -1), the audio at \(count)") }
         }
     }
 

@@ -36,6 +36,7 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
         .init(name: "silence", levels: 2),      // --silence -60dB:0.3s: a feed that is never silent raises nothing
         .init(name: "format", levels: 3),       // wav, mp3, opus
         .init(name: "latency", levels: 2),      // the pattern's source declares a capture latency
+        .init(name: "midi", levels: 2),         // --midi 1: a .mid beside every file (no MIDI source: empty tracks)
     ]
 
     /// What cannot be combined in a run: a pre-roll needs arming; another rate is checked on
@@ -76,6 +77,7 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
     var format: Format { Format(rawValue: levels[16])! }
     var lossy: Bool { format != .wav }
     var declaredLatency: Int? { levels[17] == 1 ? Self.latencyFrames : nil }
+    var midi: Bool { levels[18] == 1 }
 
     /// The capture latency the pattern's source declares, when it does: 10 ms.
     static let latencyFrames = 480
@@ -134,6 +136,7 @@ struct MatrixRun: CustomTestStringConvertible, Sendable {
         if stream, let icecastPort { a += ["--stream", "icecast://source@127.0.0.1:\(icecastPort)/m.opus"] }
         if silence { a += ["--silence", "-60dB:0.3s"] }
         if lossy { a += ["--quality", "0.5"] }
+        if midi { a += ["--midi", "1"] }
         return a
     }
 }
