@@ -47,6 +47,8 @@ let package = Package(
         /// libsmf's functions, declared only: no pkgConfig, so nothing links it (or GLib);
         /// JackwaveMIDI dlopens it when the first MIDI file is made (MidiFileWriter says why).
         .systemLibrary(name: "CSMF", path: "Sources/CSMF", providers: [.apt(["libsmf-dev"])]),
+        /// libltc: SMPTE linear timecode read from audio (`--ltc`, JackwaveTimecode).
+        .systemLibrary(name: "CLTC", path: "Sources/CLTC", pkgConfig: "ltc", providers: [.apt(["libltc-dev"])]),
         /// portSMF (Debian's libportsmf-dev, a static C++ library) behind a small C API: reads
         /// Standard MIDI Files for `jackwave plot`. libsmf aborts on a file it cannot parse
         /// (an assertion), so it writes and portSMF reads.
@@ -100,6 +102,10 @@ let package = Package(
         /// No JACK.
         .target(name: "JackwaveMIDI", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
                                                      "JackwaveRecording", "CSMF", "CGlibcExtras"]),
+        /// Timecode (`--ltc`): values and rates, LTC decoded through libltc on a thread of its
+        /// own (the callback only moves the samples), and the files' time read from it. No JACK.
+        .target(name: "JackwaveTimecode", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveRecording", "JackwaveSoundFiles",
+                                                         "CLTC"]),
         /// What a run does unattended around its files: the finisher (cues, pictures drawn by
         /// what the CLI hands in, loudness reports, `--on-close`), the observer of events, OSC
         /// over liblo. No JACK, no cairo.
@@ -109,7 +115,8 @@ let package = Package(
         /// stream and meters, the latency report.
         .target(name: "JackwaveHost", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
                                                      "JackwaveRecording", "JackwaveUnattended", "JackwaveDSP", "JackwaveSoundFiles",
-                                                     "JackwaveLevelStream", "JackwaveLoudness", "JackwaveMIDI", "CGlibcExtras"]),
+                                                     "JackwaveLevelStream", "JackwaveLoudness", "JackwaveMIDI", "JackwaveTimecode",
+                                                     "CGlibcExtras"]),
         /// Reads sound files and level streams, draws with cairo; never links libjack.
         /// JackwaveLoudness: `plot FILE --loudness` measures the file's loudness curves.
         .target(name: "JackwavePlot", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "JackwaveLevelStream", "JackwaveLoudness", "CCairo",
@@ -140,6 +147,9 @@ let package = Package(
                                                          "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt"])]),
         /// A JACK client playing a known pattern, for the end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testsource", linkerSettings: [.linkedLibrary("jack")]),
+        /// A JACK client playing LTC from libltc's encoder (level, high-pass, frames muted,
+        /// garbled or re-jammed), for the timecode end-to-end tests (C, links libjack and libltc).
+        .executableTarget(name: "jackwave-ltcsource", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("ltc"), .linkedLibrary("m")]),
         /// A JACK client standing for a device under test (delay, gain, biquad, polynomial,
         /// noise, leak), for the `jackwave measure` end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testdevice", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
@@ -157,7 +167,7 @@ let package = Package(
 
         /// What the test targets share: servers, processes, sound files read whole, sine fits,
         /// and total statistics and look-ups (a helper never traps).
-        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles"], path: "Tests/JackwaveTestSupport"),
+        .target(name: "JackwaveTestSupport", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "CLTC"], path: "Tests/JackwaveTestSupport"),
         /// Unit tests, one target per module; end-to-end tests (a real JACK server) apart.
         .testTarget(name: "JackwaveDSPTests", dependencies: ["JackwaveTestSupport", "JackwaveDSP"]),
         .testTarget(name: "JackwaveVocabularyTests", dependencies: ["JackwaveVocabulary"]),
@@ -182,6 +192,7 @@ let package = Package(
         .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveTestSupport", "JackwaveMeasure"]),
         .testTarget(name: "JackwaveMIDITests", dependencies: ["JackwaveTestSupport", "JackwaveMIDI", "JackwaveDSP", "JackwaveRecording",
                                                               "JackwaveRunSupport", "CSMF"]),
+        .testTarget(name: "JackwaveTimecodeTests", dependencies: ["JackwaveTestSupport", "JackwaveTimecode"]),
         .testTarget(name: "JackwaveNSMTests", dependencies: ["JackwaveNSM", "JackwaveUnattended"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwaveTestSupport", "JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),
         .testTarget(name: "JackwaveCLITests", dependencies: ["JackwaveTestSupport", "JackwaveCLI", "JackwaveSoundFiles", "JackwaveLevelStream",

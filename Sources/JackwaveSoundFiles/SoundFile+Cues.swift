@@ -74,7 +74,7 @@ extension SoundFile {
     }
 
     /// Rewrites the WAV or WAVEX file at `path` with cue points at `frames`: a temporary beside
-    /// it (`CreatedFile.temporary`) takes its format, `bext`, the cues and its audio byte for
+    /// it (`CreatedFile.temporary`) takes its format, `bext`, `iXML`, the cues and its audio byte for
     /// byte, and replaces it only once complete. Returns the new file's identity, so retention
     /// can follow the file to its new inode.
     @discardableResult
@@ -106,6 +106,7 @@ extension SoundFile {
             throw SoundFileError(path: path, reason: error.reason)
         }
         if let bext = source.broadcastInfo { target.setBroadcastInfo(bext) }
+        if let ixml = source.chunk(id: IXMLDocument.chunkID) { target.setChunk(id: IXMLDocument.chunkID, bytes: ixml) }
         guard target.setCues(frames) else {
             target.close()
             unlink(temporary.path)

@@ -15,6 +15,8 @@ public enum Setting: CaseIterable, Sendable {
     case preRoll, trigger, transport, stopLevel, stopAfter, takes, tone, loudness
     // MIDI
     case midi, midiPort, mmc, midiMarker
+    // Timecode and production metadata
+    case ltc, project, scene, take, tape, note
     // Unattended
     case onEvent, onClose, reconnect, osc, oscAllow
     // `jackwave plot`

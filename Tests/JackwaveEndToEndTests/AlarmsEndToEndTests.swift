@@ -31,7 +31,7 @@ struct AlarmsEndToEndTests {
         // While it lasts, /jackwave/status says for how long (its 7th field).
         let peer = try OscPeer()
         let reply = peer.status(of: port)?.arguments ?? []
-        if reply.count == 11, case let .float(seconds) = reply[6] { #expect(seconds >= 1, "\(reply)") } else { Issue.record("\(reply)") }
+        if reply.count == 13, case let .float(seconds) = reply[6] { #expect(seconds >= 1, "\(reply)") } else { Issue.record("\(reply)") }
         try OscEndToEndTests.send(port, "/jackwave/tone/pause", "i", "0")
         #expect(run.waitForStderr("dead air ended at"), "\(run.stderrSoFar)")
         run.signal(SIGINT)

@@ -109,8 +109,8 @@ struct OscEndToEndTests {
         #expect(reply?.path == "/jackwave/reply/status")
         #expect(reply?.sender.port == port)
         let arguments = reply?.arguments ?? []
-        #expect(arguments.count == 11)
-        guard arguments.count == 11 else { return }
+        #expect(arguments.count == 13)
+        guard arguments.count == 13 else { return }
         #expect(arguments[0] == .string("recording"))
         #expect(arguments[1] == .string(file))
         if case let .int(frames) = arguments[2] { #expect(frames > 24000) } else { Issue.record("frames: \(arguments[2])") }
@@ -119,6 +119,7 @@ struct OscEndToEndTests {
         #expect(arguments[5] == .int(0), "not armed: no take")
         #expect(arguments[6] == .float(0) && arguments[7] == .int(0), "no alarm watched: no dead air, no clips")
         #expect(arguments[8] == .int(0) && arguments[9] == .int(0) && arguments[10] == .string(""), "no MIDI: no events, no MMC")
+        #expect(arguments[11] == .string("") && arguments[12] == .string(""), "no --ltc: no timecode, no state")
     }
 
     @Test("after /jackwave/tone/frequency the status line shows it, and the arrow keys go on from it",

@@ -477,7 +477,8 @@ extension RealtimeSafetyTests {
     /// 64 frames at 48 kHz, which a Python peer keeps up with: 3,000 cycles in the 4 s.
     static let midiCycles = 2500
 
-    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call while it records MIDI and follows MMC",
+    /// The LTC input (`--ltc`) rides along: its samples go through their own ring every cycle.
+    @Test("jackwave's callback makes no allocator, lock, sleep or I/O call while it records MIDI, follows MMC and reads LTC",
           arguments: midiCheckers)
     func midiIsClean(_ checker: MidiChecker) throws {
         let server = try ServerKind.jackd.start(sampleRate: 48000, period: 64, capturePorts: 2, playbackPorts: 2)
@@ -507,7 +508,7 @@ extension RealtimeSafetyTests {
         let events = "\(dir)/midi-events.jsonl"
         let run = try Run.start(binary, ["--record", "\(dir)/midi.wav", "--port", "system:capture_1", "--midi", "1",
                                          "--midi-port", "midipeer:notes", "--mmc", "midipeer:control", "--midi-marker", "100",
-                                         "--levels", "\(dir)/levels.csv", "--events", events,
+                                         "--ltc", "system:capture_2", "--levels", "\(dir)/levels.csv", "--events", events,
                                          "--duration", "\(Self.seconds)", "--no-meter"],
                                 server: server.name, environment: environment)
         let started = waitUntil(timeout: 30) {

@@ -30,9 +30,9 @@ struct RemoteControlTests {
         let reply = remote.handle("/jackwave/status", [])
         #expect(reply?.path == "/jackwave/reply/status")
         // state, file, frames, xruns, dropped, take, dead air seconds, clips, then MIDI events,
-        // MIDI events lost and the last MMC command.
+        // MIDI events lost and the last MMC command, the timecode and its state.
         #expect(reply?.arguments == [.string("waiting"), .string(""), .int(0), .int(0), .int(0), .int(0), .float(0), .int(0),
-                                     .int(0), .int(0), .string("")])
+                                     .int(0), .int(0), .string(""), .string(""), .string("")])
     }
 
     @Test("an unknown path, or a known one with the wrong arguments, is one line and does nothing",

@@ -125,6 +125,10 @@ public enum Tools {
     public static var testSource: String {
         URL(fileURLWithPath: Run.jackwave).deletingLastPathComponent().appendingPathComponent("jackwave-testsource").path
     }
+    /// `jackwave-ltcsource`: LTC from libltc's encoder, at a level, muted or jumping on demand.
+    public static var ltcSource: String {
+        URL(fileURLWithPath: Run.jackwave).deletingLastPathComponent().appendingPathComponent("jackwave-ltcsource").path
+    }
 }
 
 extension TestServer {

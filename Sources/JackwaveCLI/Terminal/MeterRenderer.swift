@@ -195,6 +195,7 @@ enum MeterRenderer {
         }
         if let alarm = s.alarmStatus { parts.append(alarm) }
         if let midi = s.midiStatus { parts.append(midi) }
+        if let timecode = s.timecodeStatus { parts.append(timecode) }
         return parts.joined(separator: "  ")
     }
 

@@ -24,6 +24,9 @@ public struct EngineConfiguration: Sendable {
     public var controlInput: Int?
     /// MIDI ring capacity in records (`MidiRecord`), 0 when no MIDI is recorded.
     public var midiRingRecords = 0
+    /// LTC ring capacity in samples (`--ltc`: the timecode input's samples for the thread
+    /// that decodes them), 0 without an LTC input.
+    public var ltcRingFrames = 0
 
     public init(inputs: Int, outputs: Int, audioRingFrames: Int, levelRingBlocks: Int,
                 frameLimit: Int64?, tone: ToneSettings?) {

@@ -12,6 +12,7 @@ extension RealtimeEngine {
         small.levelRingBlocks = configuration.levelRingBlocks > 0 ? 1 : 0
         small.blockRingBlocks = configuration.blockRingBlocks > 0 ? 1 : 0
         small.midiRingRecords = configuration.midiRingRecords > 0 ? 64 : 0
+        small.ltcRingFrames = configuration.ltcRingFrames > 0 ? frames : 0
         small.frameLimit = Int64(frames * 6)
         // No fade, so that the tone is steady from its second sample: the rotor lanes (SIMD
         // vectors, generic code in an unoptimized build) run here, and across a block edge.
@@ -26,6 +27,8 @@ extension RealtimeEngine {
         let inputList = (0..<small.inputs).map { UnsafePointer(inputs + $0 * frames) }
         let outputList = (0..<small.outputs).map { outputs + $0 * frames }
         engine.signals.started.store(true, ordering: .releasing)
+        // The LTC input reads a port buffer when it has one: here, the first input's samples.
+        if engine.ltcRing != nil { engine.ltcBuffer.pointee = UnsafePointer(inputs) }
         engine.warmUpMidi()
         inputList.withUnsafeBufferPointer { i in
             outputList.withUnsafeBufferPointer { o in
@@ -40,6 +43,7 @@ extension RealtimeEngine {
                         if let ring = engine.audioRing { ring.commitRead(ring.readableCount) }
                         if let ring = engine.levelRing { ring.commitRead(ring.readableCount) }
                         if let ring = engine.blockRing { ring.commitRead(ring.readableCount) }
+                        if let ring = engine.ltcRing { ring.commitRead(ring.readableCount) }
                     }
                 }
             }

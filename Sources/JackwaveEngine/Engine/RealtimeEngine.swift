@@ -22,6 +22,15 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// when no MIDI is recorded. Published before the block's audio, so that a reader who
     /// has seen a frame's audio has seen its events.
     public let midiRing: SPSCRing<MidiRecord>?
+    /// The LTC input's samples (`--ltc`), one per frame, for the thread that decodes them;
+    /// and the stretches it had no room for, published before any sample after them, so
+    /// that the decoder knows each sample's frame. Nil without an LTC input.
+    public let ltcRing: SPSCRing<Float>?
+    public let ltcGaps: SPSCRing<DropEvent>?
+    let ltcRingRef: Unmanaged<SPSCRing<Float>>?
+    /// The LTC port's C handle and this cycle's buffer (nil offline and without one).
+    let ltcPort: OpaquePointer?
+    let ltcBuffer: UnsafeMutablePointer<UnsafePointer<Float>?>
     /// Events and losses per MIDI input.
     public let midiActivity: MidiActivity
     /// Inputs that record one of this engine's own outputs instead of their port.
@@ -56,7 +65,8 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Builds the engine for already registered ports at the server's sample rate. Offline
     /// drivers (benchmarks, tests) pass no ports and call `process(inputs:outputs:frames:)`.
     public init(configuration: EngineConfiguration, inputs: [JackPort], outputs: [JackPort],
-                sampleRate: Int, signals: EngineSignals, client: JackClient? = nil, midiInputs: [JackPort] = []) {
+                sampleRate: Int, signals: EngineSignals, client: JackClient? = nil, midiInputs: [JackPort] = [],
+                ltcInput: JackPort? = nil) {
         precondition(midiInputs.isEmpty || midiInputs.count == configuration.midiInputs)
         precondition(inputs.isEmpty || inputs.count == configuration.inputs)
         precondition(outputs.isEmpty || outputs.count == configuration.outputs)
@@ -77,6 +87,12 @@ public final class RealtimeEngine: @unchecked Sendable {
         midiRing = configuration.midiRingRecords > 0 ? SPSCRing(minimumCapacity: configuration.midiRingRecords, width: 1) : nil
         midiRingRef = midiRing.map { Unmanaged.passUnretained($0) }
         midiActivity = MidiActivity(ports: configuration.midiInputs)
+        ltcRing = configuration.ltcRingFrames > 0 ? SPSCRing(minimumCapacity: configuration.ltcRingFrames, width: 1) : nil
+        ltcGaps = configuration.ltcRingFrames > 0 ? SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1) : nil
+        ltcRingRef = ltcRing.map { Unmanaged.passUnretained($0) }
+        ltcPort = ltcInput?.handle
+        ltcBuffer = .allocate(capacity: 1)
+        ltcBuffer.initialize(to: nil)
         midiPorts = .allocate(capacity: max(1, midiInputs.count))
         for (i, p) in midiInputs.enumerated() { (midiPorts + i).initialize(to: p.handle) }
         midiBuffers = .allocate(capacity: max(1, configuration.midiInputs))
@@ -120,6 +136,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         midiPorts.deallocate()
         midiBuffers.deallocate()
         midiBlockEvents.deallocate()
+        ltcBuffer.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -167,6 +184,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         for m in 0..<configuration.midiInputs {
             midiBuffers[m] = JackPort.buffer(of: midiPorts[m], frames: nframes)
         }
+        if let ltcPort { ltcBuffer.pointee = UnsafePointer(JackPort.samples(of: ltcPort, frames: nframes)) }
         processBlock(frames: n)
     }
 
@@ -227,6 +245,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         let counted = Int(max(0, min(Int64(n), s.pointee.frameLimit - start)))
         // MIDI first: its events are published before the audio of the same frames.
         if configuration.midiInputs > 0 && counted > 0 { takeMidi(startFrame: start, frames: counted) }
+        if counted > 0, let ltcRingRef { ltcRingRef._withUnsafeGuaranteedRef { pushLTC($0, startFrame: start, frames: counted) } }
 
         if counted > 0 && configuration.inputs > 0 {
             // Recording and metering share one pass over the inputs when both run.

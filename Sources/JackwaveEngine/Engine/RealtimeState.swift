@@ -18,4 +18,7 @@ struct RealtimeState {
     /// The control input's MMC command in this cycle, for the block record (`--mmc`).
     var pendingCommand: MachineControl?
     var pendingCommandOffset: Int32 = 0
+    /// LTC samples not yet announced as missing (the LTC ring was full), like the audio's.
+    var pendingLTCGapStart: Int64 = 0
+    var pendingLTCGapCount: Int64 = 0
 }

@@ -18,6 +18,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var alarmStatus: String?
     /// `--midi`: each MIDI input's events so far, and the losses ("MIDI midi_1 12 lost 2").
     public var midiStatus: String?
+    /// `--ltc`: the incoming timecode and its state ("TC 01:00:03:12 locked").
+    public var timecodeStatus: String?
 
     public init(elapsedSeconds: Double, recordPath: String?, fileBytes: Int64?, ringFill: Double?, xruns: Int,
                 droppedFrames: Int, toneFrequency: Double?, toneAmplitude: Float?, tonePaused: Bool) {

@@ -17,6 +17,13 @@ struct ClientPorts {
     let midiPlan: ConnectionPlan
     /// What each recorded MIDI input's track is named after: its source, or itself.
     let midiTrackNames: [String]
+    /// The LTC input (`ltc`, with `--ltc`) and its connection to the port given.
+    let ltcInput: JackPort?
+    let ltcPlan: ConnectionPlan
+    /// What each input records, for the files' track list: its source, or itself.
+    var trackNames: [String] {
+        inputs.enumerated().map { i, port in i < sources.count ? sources[i] : port.fullName }
+    }
 
     /// Registers `out_1…` (when a tone plays) and `in_1…` on `client`, and plans their
     /// connections as the options ask. `channels` is the run's input count once known (a
@@ -43,6 +50,7 @@ struct ClientPorts {
                                   sources: o.jack.portPatterns.isEmpty ? nil : sources,
                                   destinations: o.tone.toPatterns.isEmpty ? nil : destinations)
             (midiInputs, midiPlan, midiTrackNames) = try Self.midi(o, client: client)
+            (ltcInput, ltcPlan) = try Self.ltc(o, client: client)
         } catch let error as UsageError {
             throw .usage(error.message)
         } catch let error as JackError {
@@ -54,6 +62,18 @@ struct ClientPorts {
 }
 
 extension ClientPorts {
+    /// Registers the LTC input and plans its connection to `--ltc`'s port (a name or a
+    /// glob that must match exactly one audio output).
+    private static func ltc(_ o: RunOptions, client: JackClient) throws -> (JackPort?, ConnectionPlan) {
+        guard let pattern = o.timecode.ltcPort else { return (nil, ConnectionPlan(pairs: [])) }
+        let matches = try PortPatterns.resolve([pattern], among: client.portNames(direction: .output), what: "LTC source")
+        guard matches.count == 1, let source = matches.first else {
+            throw UsageError("\(setting: .ltc) \(pattern) matches \(matches.count) ports; it must name one")
+        }
+        let port = try client.registerAudioPort(shortName: "ltc", direction: .input)
+        return (port, ConnectionPlan(pairs: [(source, port.fullName)]))
+    }
+
     /// Registers the MIDI inputs and plans their connections (see `midiPlan`).
     private static func midi(_ o: RunOptions, client: JackClient) throws -> ([JackPort], ConnectionPlan, [String]) {
         guard o.midi.inputs > 0 || o.midi.controlPort != nil else { return ([], ConnectionPlan(pairs: []), []) }

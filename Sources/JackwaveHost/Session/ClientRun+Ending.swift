@@ -23,6 +23,9 @@ extension ClientRun {
             client.deactivate()
         }
         engine.publishPendingDrop()
+        // The code to the last frame is read before the writer closes the last file, which
+        // asks for its end's timecode.
+        if let timecode, !timecode.stop(timeout: 5) { ui.say("the LTC reader did not end within 5 s") }
         var abandoned = false
         if let writer { abandoned = drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
         if let midiWriter, !midiWriter.stop(timeout: 5) { ui.say("the MIDI writer did not end within 5 s; the .mid holds what it had written") }

@@ -42,6 +42,7 @@ extension ClientRun {
             tonePaused: signals.tonePaused.load(ordering: .relaxed))
         snapshot.takeStatus = takeStatus
         snapshot.midiStatus = parts.midiReport?.status(engine.midiActivity, parts.midi?.snapshot)
+        snapshot.timecodeStatus = timecode.map { "TC " + TimecodeReport.status($0.lock).text }
         snapshot.alarmStatus = parts.alarms?.state.text(now: timelineBase + Int64(signals.streamFrames.load(ordering: .relaxed)),
                                                         sampleRate: parts.sampleRate)
         return snapshot

@@ -7,6 +7,7 @@ import JackwaveMIDI
 import JackwaveRecording
 import JackwaveRunSupport
 import JackwaveSoundFiles
+import JackwaveTimecode
 import JackwaveVocabulary
 
 /// One JACK client's turn in a run: from `jack_activate` to the end of its audio. A run has
@@ -33,6 +34,8 @@ final class ClientRun {
     let midiWriter: MidiOnlyWriter?
     /// Armed: the take logic the writer runs.
     let takes: TakeController?
+    /// `--ltc`: the thread that decodes the LTC input, which the files ask for their time.
+    let timecode: TimecodeFollower?
     /// Where this turn's frame 0 lies on the run's timeline.
     let timelineBase: Int64
     /// Stop after this many frames (what `--duration` leaves), nil to run until stopped.
@@ -75,13 +78,21 @@ final class ClientRun {
         configuration.midiInputs = ports.midiInputs.count
         configuration.controlInput = parts.options.midi.controlPort == nil ? nil : ports.midiInputs.count - 1
         if parts.midi != nil { configuration.midiRingRecords = Self.midiRingRecords }
+        if ports.ltcInput != nil { configuration.ltcRingFrames = Self.ltcRingSeconds * rate }
         if parts.takeSettings != nil {
             configuration.blockRingBlocks = Self.blockRingBlocks(audioRingFrames: configuration.audioRingFrames)
             configuration.followsTransport = parts.takeSettings?.followsTransport ?? false
         }
         RealtimeEngine.warmUp(like: configuration, sampleRate: rate)
         engine = RealtimeEngine(configuration: configuration, inputs: ports.inputs, outputs: ports.outputs,
-                                sampleRate: rate, signals: signals, client: client, midiInputs: ports.midiInputs)
+                                sampleRate: rate, signals: signals, client: client, midiInputs: ports.midiInputs,
+                                ltcInput: ports.ltcInput)
+        if let ring = engine.ltcRing, let gaps = engine.ltcGaps {
+            timecode = TimecodeFollower(ring: ring, gaps: gaps, sampleRate: rate,
+                                        onEvent: TimecodeReport.handler(parts: parts, timelineBase: timelineBase))
+        } else {
+            timecode = nil
+        }
         if let midi = parts.midi, let ring = engine.midiRing { midi.attach(ring: ring, timelineBase: timelineBase) }
         // A connection between two of our own ports feeds the input inside the engine.
         let feeds = engine.ownOutputFeeds
@@ -133,6 +144,9 @@ final class ClientRun {
     /// 6,000 events a second, twice what a MIDI 1.0 cable carries on 2 ports.
     static let midiRingRecords = 65536
 
+    /// Seconds of the LTC input between the callback and its decoder (a float a frame).
+    static let ltcRingSeconds = 10
+
     /// `--events`' `trigger` line for each take that starts, when there are events.
     private static func triggerEvents(_ events: EventLog?) -> (@Sendable (Int, Int64, Int) -> Void)? {
         guard let events else { return nil }
@@ -150,7 +164,8 @@ final class ClientRun {
         RunControl.Connection(signals: signals, writer: writer, takes: takes, timelineBase: timelineBase,
                               sampleRate: parts.sampleRate, files: parts.files, markers: parts.markers,
                               observer: parts.observer, messages: parts.messages, alarms: parts.alarms,
-                              midiActivity: engine.midiActivity, midi: parts.midi, midiReport: parts.midiReport)
+                              midiActivity: engine.midiActivity, midi: parts.midi, midiReport: parts.midiReport,
+                              timecode: timecode)
     }
 
     /// Activates, connects, takes frame 0 (telling `onStart` its wall-clock time), runs the
@@ -161,10 +176,11 @@ final class ClientRun {
         notifications.install()
         latencyWatch.install()
         let context = Unmanaged.passUnretained(engine).toOpaque()
-        parts.files?.setOrigin(start: nil, timelineBase: timelineBase)
+        parts.files?.setOrigin(start: nil, timelineBase: timelineBase, timecode: timecode)
         parts.observer.beginConnection(timelineBase: timelineBase)
         do throws(JackError) {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
+            timecode?.start()
             writer?.start()
             midiWriter?.start()
             try client.activate()
@@ -175,9 +191,12 @@ final class ClientRun {
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
             _ = midiWriter?.stop(timeout: 5)
+            _ = timecode?.stop(timeout: 5)
             return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }
-        for failure in ports.plan.connect(client) + ports.midiPlan.connect(client) { ui.say(Phrase(verbatim: failure)) }
+        for failure in ports.plan.connect(client) + ports.midiPlan.connect(client) + ports.ltcPlan.connect(client) {
+            ui.say(Phrase(verbatim: failure))
+        }
         waitForConnections()
         // Frame 0 already takes what our own outputs play, not only once the connection's
         // notification has come round.
@@ -221,7 +240,7 @@ final class ClientRun {
             inputNames.firstIndex(of: destination).map { (source, ports.inputs[$0]) }
         } + ports.midiPlan.pairs.compactMap { source, destination in
             ports.midiInputs.first { $0.fullName == destination }.map { (source, $0) }
-        }
+        } + ports.ltcPlan.pairs.compactMap { source, _ in ports.ltcInput.map { (source, $0) } }
         guard !planned.isEmpty else { return }
         let deadline = Date().addingTimeInterval(Self.connectionWait)
         while !planned.allSatisfy({ $1.connections.contains($0) }) && Date() < deadline { usleep(2_000) }

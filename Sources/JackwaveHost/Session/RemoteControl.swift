@@ -137,12 +137,14 @@ public final class RemoteControl: @unchecked Sendable {
 
     /// state, file, frames written, xruns, dropped frames, take (0 when not armed), seconds
     /// of dead air under way (0 when none), clips in the last clipping second (0 when none
-    /// lately), MIDI events recorded, MIDI events lost, the last MMC command ("" for none).
+    /// lately), MIDI events recorded, MIDI events lost, the last MMC command ("" for none),
+    /// the LTC input's timecode and its state ("" for none).
     private func status() -> [OscArgument] {
         let s = control.status()
         return [.string(s.state), .string(s.file), .int(s.frames), .int(Int64(s.xruns)), .int(Int64(s.dropped)),
                 .int(Int64(s.take)), .float(s.deadAirSeconds), .int(Int64(s.clips)),
-                .int(Int64(s.midiEvents)), .int(Int64(s.midiLost)), .string(s.lastCommand)]
+                .int(Int64(s.midiEvents)), .int(Int64(s.midiLost)), .string(s.lastCommand),
+                .string(s.timecode), .string(s.timecodeState)]
     }
 
     private func ignored(_ path: String, _ why: String) -> OscOutgoing? {

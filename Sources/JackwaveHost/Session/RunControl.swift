@@ -5,6 +5,7 @@ import JackwaveEngine
 import JackwaveMIDI
 import JackwaveRecording
 import JackwaveRunSupport
+import JackwaveTimecode
 import JackwaveUnattended
 import Synchronization
 
@@ -37,6 +38,8 @@ public final class RunControl: @unchecked Sendable {
         var midiActivity: MidiActivity? = nil
         var midi: MidiRecorder? = nil
         var midiReport: MidiReport? = nil
+        /// `--ltc`: the decoder of the LTC input.
+        var timecode: TimecodeFollower? = nil
     }
 
     public let playsTone: Bool
@@ -181,10 +184,13 @@ public final class RunControl: @unchecked Sendable {
     /// `monitoring`, `waiting`), the take (0 when not armed or before the first), the file
     /// written now, frames written (or received), xruns, dropped frames, then the alarms:
     /// seconds of dead air under way (0 when none) and the clips of the last clipping second
-    /// (0 when none in the last few seconds).
+    /// (0 when none in the last few seconds), the MIDI counts and last MMC command, and the
+    /// LTC input's timecode and state (`locked`, `freewheeling`, `lost`, `searching`; empty
+    /// strings without `--ltc`).
     public func status() -> (state: String, take: Int, file: String, frames: Int64, xruns: Int, dropped: Int,
-                             deadAirSeconds: Double, clips: Int, midiEvents: Int, midiLost: Int, lastCommand: String) {
-        guard let run = current.withLock({ $0 }) else { return ("waiting", 0, "", 0, 0, 0, 0, 0, 0, 0, "") }
+                             deadAirSeconds: Double, clips: Int, midiEvents: Int, midiLost: Int, lastCommand: String,
+                             timecode: String, timecodeState: String) {
+        guard let run = current.withLock({ $0 }) else { return ("waiting", 0, "", 0, 0, 0, 0, 0, 0, 0, "", "", "") }
         var state = run.files != nil ? "recording" : playsTone ? "playing" : "monitoring"
         var take = 0
         if let takes = run.takes {
@@ -205,6 +211,8 @@ public final class RunControl: @unchecked Sendable {
                 alarms?.clipsShown(now: now, sampleRate: run.sampleRate) ?? 0,
                 run.midiReport.map { $0.events(run.midiActivity).prefix($0.recorded).reduce(0, +) } ?? 0,
                 run.midiReport?.lostTotal(run.midiActivity, run.midi?.snapshot) ?? 0,
-                run.midi?.snapshot.lastCommand ?? "")
+                run.midi?.snapshot.lastCommand ?? "",
+                run.timecode.map { TimecodeReport.status($0.lock).code } ?? "",
+                run.timecode.map { TimecodeReport.status($0.lock).state } ?? "")
     }
 }

@@ -38,6 +38,7 @@ extension RunOptions {
                 try OutputPath.check(midiPath!, force: recording.force, option: Setting.record)
             }
             try checkClockNames(format: chosen)
+            try checkTimecodeFormat(chosen, path: path)
             recordFormat = chosen
         }
         if let path = levels.path, path != "-" {
@@ -87,7 +88,20 @@ extension RunOptions {
             return try recording.quality?.settings(for: format, channels: channels, sampleRate: rate)
         }
         spec.replacesFiles = recording.force
+        spec.production = timecode.production
         return spec
+    }
+
+    /// The timecode and the production fields go into `bext` and `iXML`, which only WAV and
+    /// RF64 files carry (libsndfile writes neither into W64): in any other format they would
+    /// have no effect, and are refused.
+    func checkTimecodeFormat(_ format: SoundFormat, path: String) throws(UsageError) {
+        guard !format.carriesBroadcastInfo else { return }
+        let p = timecode.production
+        let given: [(Bool, Setting)] = [(timecode.ltcPort != nil, .ltc), (p.project != nil, .project), (p.scene != nil, .scene),
+                                        (p.firstTake != nil, .take), (p.tape != nil, .tape), (p.note != nil, .note)]
+        guard let setting = given.first(where: \.0)?.1 else { return }
+        throw UsageError("\(setting: setting) would have no effect: \(format.name) files (\(path)) carry no bext or iXML; record to .wav or .rf64")
     }
 
     /// `--split-every`'s names: a `--name-pattern` names files of `--record`'s format.

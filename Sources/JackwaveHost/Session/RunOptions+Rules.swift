@@ -23,6 +23,7 @@ extension RunOptions {
         try validateTakes()
         try validateManaged()
         try validateMidi()
+        if jack.manual && timecode.ltcPort != nil { throw UsageError("\(setting: .manual) and \(setting: .ltc) exclude each other") }
     }
 
     /// MIDI: a `.mid` recording holds MIDI alone; the control input arms takes of its own.

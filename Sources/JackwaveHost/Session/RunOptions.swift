@@ -23,6 +23,7 @@ public struct RunOptions: Equatable, Sendable {
     public var station = Station()
     public var managed = Managed()
     public var midi = Midi()
+    public var timecode = Timecode()
 
     public init() {}
 
@@ -90,6 +91,13 @@ extension RunOptions {
         public var listFormats = false
         /// A picture of each file, drawn when it closes.
         public var plotPath: String?
+    }
+
+    /// Timecode (`--ltc`) and what the files say of the production (`--scene` …).
+    public struct Timecode: Equatable, Sendable {
+        /// The port playing LTC, nil for the wall clock.
+        public var ltcPort: String?
+        public var production = ProductionInfo()
     }
 
     /// Armed recording: takes started by level or by the transport.

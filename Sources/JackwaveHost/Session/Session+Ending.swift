@@ -63,6 +63,7 @@ extension Session {
             frontEnd.say("marker \(number) at \(Self.seconds(frame, parts.sampleRate)): in no file (\(why))")
         }
         if let streamLine { frontEnd.say(Phrase(verbatim: streamLine)) }
+        if let line = timecodeLine(parts) { frontEnd.say(Phrase(verbatim: line)) }
         for line in parts.midiReport?.summaryLines(parts.midi?.snapshot, controlled: options.midi.controlPort != nil) ?? [] {
             frontEnd.say(Phrase(verbatim: line))
         }
@@ -110,6 +111,17 @@ extension Session {
             return "played \(toneText): \(seconds) s, \(counted(parts.outputs, "output")), \(totals.xruns) xruns" + totals.gapText
         }
         return "monitored \(seconds) s, \(counted(parts.channels, "channel")), \(totals.xruns) xruns" + dropoutText(parts) + totals.gapText
+    }
+
+    /// `--ltc`: where the files' timecode began and ended, and the files that span a jump.
+    private func timecodeLine(_ parts: SessionParts) -> String? {
+        guard options.timecode.ltcPort != nil, let tally = parts.files?.files else { return nil }
+        guard let first = tally.firstTimecode, let last = tally.lastTimecode else {
+            return "timecode: no file was stamped from LTC (none locked); their bext and iXML time is the wall clock's"
+        }
+        var line = "timecode: the files run from \(first) to \(last)"
+        if tally.filesSpanningJumps > 0 { line += "; \(counted(tally.filesSpanningJumps, "file")) span a jump in the code (a marker there)" }
+        return line
     }
 
     /// ", 3 dropouts" when the run looks for them (on every input; per input in the lines

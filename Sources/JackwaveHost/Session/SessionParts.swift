@@ -80,7 +80,7 @@ final class SessionParts {
         if let hz = o.tone.frequency, hz >= Double(sampleRate) / 2 {
             throw .usage("\(setting: .tone) \(hz.plainText) Hz is not below the Nyquist frequency of the server's \(sampleRate) Hz (\((Double(sampleRate) / 2).plainText) Hz)")
         }
-        let spec: RecordingSpec?
+        var spec: RecordingSpec?
         let takeSettings: TakeSettings?
         let streamSettings: StreamSettings?
         do throws(UsageError) {
@@ -102,6 +102,7 @@ final class SessionParts {
         } catch {
             throw .usage(error.message)
         }
+        spec?.trackNames = ports.trackNames
         let writerFrames = Int(o.recording.bufferSeconds * Double(sampleRate))
         let meter = channels > 0 ? display(ports.inputs.map(\.shortName), sampleRate, o.levels.loudness ? o.levels.targetLoudness : nil) : nil
         self.takeSettings = takeSettings

@@ -19,6 +19,11 @@ public struct RecordedFile: Sendable, Equatable {
     /// Of `frames`, those a neighbouring file holds too (`--overlap`: its lead-in and its
     /// tail), at the file's rate; 0 without overlap.
     public var sharedFrames: Int64 = 0
+    /// The timecode of its first frame and of the frame after its last (`--ltc`), nil when
+    /// no code was locked there; whether the code jumped inside it.
+    public var startTimecode: String?
+    public var endTimecode: String?
+    public var timecodeJumped = false
 
     public init(path: String, take: Int, piece: Int, firstFrame: Int64, endFrame: Int64, frames: Int64, ok: Bool) {
         self.path = path
@@ -44,6 +49,11 @@ public struct FileTally: Sendable, Equatable {
     public private(set) var count = 0
     public private(set) var first: String?
     public private(set) var last: String?
+    /// `--ltc`: the first file's first timecode, the last file's end, and the files that
+    /// span a jump in the code.
+    public internal(set) var firstTimecode: String?
+    public internal(set) var lastTimecode: String?
+    public internal(set) var filesSpanningJumps = 0
 
     public init() {}
 

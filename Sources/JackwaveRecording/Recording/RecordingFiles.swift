@@ -73,6 +73,17 @@ public final class RecordingFiles: @unchecked Sendable {
     /// read and cleared by the writer (relaxed: a lone value, cleared by compare-exchange so
     /// a newer request is never lost).
     private let cutRequest = Atomic<Int64>(-1)
+    /// This connection's timecode (`--ltc`), set with its origin; nil for the wall clock.
+    private let timecode = Mutex<(any StreamTimecode)?>(nil)
+    /// The open take's `iXML` FAMILY_UID, shared by its pieces (the run's, unarmed), and
+    /// which take of the run it is (from 1), for `--take`'s count. Writer thread.
+    private var familyUID = IXMLDocument.makeUID()
+    private var takesStarted = 0
+    private var takeOrdinal: Int { max(1, takesStarted) }
+    /// The current file's first timecode reading, for its end's; the first file of the
+    /// segment's current stretch of code: its time (file rate, not wrapped) and its frame.
+    private var startReading: TimecodeReading?
+    private var stretchOrigin: (stretch: Int, samples: Int64, fileFrame: Int64)?
     private let tally = Mutex(FileTally())
     /// Why the last write failed.
     public private(set) var failure: String?
@@ -108,8 +119,9 @@ public final class RecordingFiles: @unchecked Sendable {
 
     /// Sets this connection's frame 0: its wall-clock time and its place on the run's
     /// timeline. Main thread, before the connection's writer starts (or the time as it starts).
-    public func setOrigin(start: WallClockTime?, timelineBase: Int64) {
+    public func setOrigin(start: WallClockTime?, timelineBase: Int64, timecode: (any StreamTimecode)? = nil) {
         origin.withLock { $0 = (start, nil, timelineBase) }
+        self.timecode.withLock { $0 = timecode }
     }
 
     /// The wall-clock time of this connection's frame 0, once known, and the capture latency
@@ -147,6 +159,7 @@ public final class RecordingFiles: @unchecked Sendable {
         segmentStreamFrame = streamFrame
         segmentFileFrames = 0
         fileStartInSegment = 0
+        stretchOrigin = nil
         // A segment's first piece has no piece before it to overlap.
         history?.clear()
         lastPieceFrames = 0
@@ -165,6 +178,9 @@ public final class RecordingFiles: @unchecked Sendable {
         nextTake = number + 1
         openTake = number
         nextPiece = 1
+        // The first take keeps the family made with the files; each later one has its own.
+        takesStarted += 1
+        if takesStarted > 1 { familyUID = IXMLDocument.makeUID() }
         return number
     }
 
@@ -273,6 +289,15 @@ public final class RecordingFiles: @unchecked Sendable {
         record.sharedFrames = leadIn
         record.endFrame = timelineFrame(segmentFileFrame: segmentFileFrames)
         record.ok = error == nil
+        if let startReading, let end = timecodeReading(atSegmentFileFrame: segmentFileFrames) {
+            record.endTimecode = end.label.text
+            record.timecodeJumped = end.stretch != startReading.stretch
+            tally.withLock {
+                $0.lastTimecode = end.label.text
+                if record.timecodeJumped { $0.filesSpanningJumps += 1 }
+            }
+        }
+        startReading = nil
         lastPieceFrames = framesInPiece
         framesInPiece = 0
         leadIn = 0
@@ -294,15 +319,53 @@ public final class RecordingFiles: @unchecked Sendable {
         let (start, latency) = origin.withLock { ($0.start, $0.latency) }
         let firstInSegment = segmentFileFrames - leadIn
         let first = timelineFrame(segmentFileFrame: firstInSegment)
-        let record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
+        var record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
                                   firstFrame: first, endFrame: first, frames: 0, ok: true)
+        let stamp = timecodeStamp(firstInSegment: firstInSegment)
+        record.startTimecode = stamp?.timecode?.text
+        if let text = record.startTimecode { tally.withLock { if $0.firstTimecode == nil { $0.firstTimecode = text } } }
         currentRecord = record
         companion?.fileBegan(record)
         observer?.fileStarted(record)
         guard spec.format.carriesBroadcastInfo else { return }
         let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + firstInSegment
-        file.setBroadcastInfo(BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate,
-                                            latency: latency))
+        let take = spec.takes ? spec.production.take(ordinal: takeOrdinal) ?? currentNumbers.take : spec.production.firstTake
+        let bext = BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate,
+                                 latency: latency, timecode: stamp, lines: spec.production.descriptionLines(take: take))
+        file.setBroadcastInfo(bext)
+        let names = spec.trackNames.count == spec.channels ? spec.trackNames : (1...max(1, spec.channels)).map { "in_\($0)" }
+        let ixml = IXMLDocument(production: spec.production, take: take,
+                                timestamp: stamp ?? FileTimestamp(samplesSinceMidnight: bext.timeReference, sampleRate: spec.fileRate,
+                                                                  timecode: nil),
+                                fileUID: IXMLDocument.makeUID(), familyUID: familyUID, piece: currentNumbers.piece,
+                                trackNames: names, bitDepth: spec.depth?.quantizedBits ?? (spec.depth == .int32 ? 32 : nil))
+        file.setChunk(id: IXMLDocument.chunkID, bytes: Array(ixml.xml.utf8))
+    }
+
+    /// The timestamp of the file whose first frame is `firstInSegment` (file frames into the
+    /// segment), from the timecode (`--ltc`); nil without one, or with no code locked there.
+    /// Within one stretch of code, a file's time is the stretch's first file's plus the file
+    /// frames between them, so that each piece starts exactly where the last one ended, even
+    /// if the source's clock drifts from the server's (the reader follows it).
+    private func timecodeStamp(firstInSegment: Int64) -> FileTimestamp? {
+        guard let reading = timecodeReading(atSegmentFileFrame: firstInSegment) else { return nil }
+        startReading = reading
+        var samples: Int64
+        if let origin = stretchOrigin, origin.stretch == reading.stretch {
+            samples = origin.samples + (firstInSegment - origin.fileFrame)
+        } else {
+            samples = Int64((reading.samples * Double(spec.fileRate) / Double(spec.inputRate)).rounded())
+            stretchOrigin = (reading.stretch, samples, firstInSegment)
+        }
+        let day = Int64(86_400) * Int64(spec.fileRate)
+        samples = ((samples % day) + day) % day
+        return FileTimestamp(samplesSinceMidnight: UInt64(samples), sampleRate: spec.fileRate, timecode: reading.label)
+    }
+
+    /// The timecode at a file frame of the segment, nil without one.
+    private func timecodeReading(atSegmentFileFrame frame: Int64) -> TimecodeReading? {
+        guard let source = timecode.withLock({ $0 }) else { return nil }
+        return source.reading(atStreamFrame: segmentStreamFrame + spec.inputFrames(fromFileFrames: frame))
     }
 
     /// Opens the next file as `current`, with its lead-in written when `--overlap` asks;

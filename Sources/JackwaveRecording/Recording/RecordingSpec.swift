@@ -26,6 +26,12 @@ public struct RecordingSpec: Sendable, Equatable {
     /// `--force`: a plain file at the path is overwritten (`CreatedFile.Policy.replace`)
     /// instead of refused. Only for a single file: numbered files go on after those that exist.
     public var replacesFiles = false
+    /// `--project`, `--scene`, `--take`, `--tape`, `--note`: into every file's `iXML` and
+    /// `bext` description.
+    public var production = ProductionInfo()
+    /// What each channel records (its source port), for the `iXML` track list; empty for
+    /// the inputs' own names.
+    public var trackNames: [String] = []
 
     /// How each file is created (`CreatedFile`): never through a link, and over an existing
     /// plain file only with `--force`, for a single file.

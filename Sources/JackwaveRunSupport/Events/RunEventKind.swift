@@ -93,13 +93,23 @@ public enum RunEventKind: String, Sendable {
     /// A MIDI Machine Control command came on the control input (`command`: `record_strobe`,
     /// `record_exit`, `stop`, or `ignored` for one jackwave does not act on).
     case machineControl = "mmc"
+    /// The LTC input (`--ltc`) locked (`timecode`, `rate` as iXML spells it, `drop_frame`),
+    /// at first or after a loss.
+    case timecodeLocked = "timecode_locked"
+    /// The timecode jumped: re-jammed, or a new take on the source (`from`, `to`). The files
+    /// after it carry the new code; the file that spans it has a marker there.
+    case timecodeJump = "timecode_jump"
+    /// The LTC was missing for longer than the flywheel carries it (`last`): files begun
+    /// while it is lost take the wall clock's time.
+    case timecodeLost = "timecode_lost"
 
     /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
     /// routine (files, connections, xruns, markers).
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
-             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped: true
+             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped,
+             .timecodeJump, .timecodeLost: true
         default: false
         }
     }

@@ -34,12 +34,16 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     public func timeline(streamFrame: Int) -> Int64 { frameBase.load(ordering: .relaxed) + Int64(streamFrame) }
 
     public func fileStarted(_ file: RecordedFile) {
-        events?.emit(.fileOpened, frame: file.firstFrame, [("path", .string(file.path))])
+        events?.emit(.fileOpened, frame: file.firstFrame, [("path", .string(file.path))]
+                     + (file.startTimecode.map { [("timecode", .string($0))] } ?? []))
     }
 
     public func fileClosed(_ file: RecordedFile) {
-        events?.emit(.fileClosed, frame: file.endFrame, [("path", .string(file.path)), ("frames", .int(file.frames)),
-                                                         ("ok", .bool(file.ok))])
+        var fields: [(String, EventLog.Value)] = [("path", .string(file.path)), ("frames", .int(file.frames)), ("ok", .bool(file.ok))]
+        if let start = file.startTimecode { fields.append(("start_timecode", .string(start))) }
+        if let end = file.endTimecode { fields.append(("end_timecode", .string(end))) }
+        if file.timecodeJumped { fields.append(("timecode_jumped", .bool(true))) }
+        events?.emit(.fileClosed, frame: file.endFrame, fields)
         takes?.add(file)
         let claimed = markers.claim(from: file.firstFrame, to: file.endFrame)
         if file.ok { finisher?.enqueue(FileFinisher.Job(file: file, markers: claimed)) }

@@ -37,7 +37,7 @@ public enum RunOptionsParser {
             "jackwave measure [-t PORT] [-p PORT] [--json FILE]  latency, response, distortion, noise",
         ],
         argument: nil,
-        sections: [recording, takes, midi, tone, levels, unattended, station, jack, information],
+        sections: [recording, takes, midi, timecode, tone, levels, unattended, station, jack, information],
         footer: [
             "Ctrl-C stops cleanly (a tone fades out first); a second Ctrl-C stops at once, still",
             "leaving a valid file. Exit codes: 0 done, 1 runtime failure, 2 bad usage.",

@@ -23,7 +23,12 @@ public struct BroadcastInfo: Sendable, Equatable {
     /// `start`, so a later piece of a split recording continues the first one's time reference.
     /// With a `latency`, the times are the first sample's capture (`start` less the latency),
     /// and the description gives both, or why nothing was subtracted.
-    public init(start: WallClockTime, offset: Int64, sampleRate: Int, latency: CaptureLatencyStamp? = nil) {
+    ///
+    /// With a `timecode` stamp (`--ltc`), the time reference is the timecode's instead, and
+    /// the description says so. `lines` (the production fields, `sSCENE=12A`) come first,
+    /// one per line, as field recorders write them.
+    public init(start: WallClockTime, offset: Int64, sampleRate: Int, latency: CaptureLatencyStamp? = nil,
+                timecode: FileTimestamp? = nil, lines: [String] = []) {
         let first = start.adding(frames: offset, sampleRate: sampleRate)
         let captured = latency.map { start.adding(frames: -Int64($0.frames), sampleRate: $0.sampleRate) } ?? start
         let capturedFirst = captured.adding(frames: offset, sampleRate: sampleRate)
@@ -31,13 +36,14 @@ public struct BroadcastInfo: Sendable, Equatable {
         if let latency {
             text += latency.frames > 0 ? "; captured at \(capturedFirst.iso8601) (\(latency.note))" : "; \(latency.note)"
         }
-        description = Self.cut(text, toBytes: Self.descriptionBytes)
+        if let label = timecode?.timecode { text += "; timecode \(label.text) at \(label.rate)\(label.dropFrame ? " DF" : "") from LTC" }
+        description = Self.cut((lines + [text]).joined(separator: "\r\n"), toBytes: Self.descriptionBytes)
         originator = "jackwave"
         originatorReference = ""
         originationDate = capturedFirst.localDate
         originationTime = capturedFirst.localTime
         let zero = UInt64((captured.secondsSinceLocalMidnight * Double(sampleRate)).rounded())
-        timeReference = zero + UInt64(offset)
+        timeReference = timecode?.samplesSinceMidnight ?? zero + UInt64(offset)
         version = 2
     }
 
