@@ -9,12 +9,12 @@ public final class MidiOnlyWriter: @unchecked Sendable {
     private let recorder: MidiRecorder
     private let signals: EngineSignals
     private let timelineBase: Int64
-    private let thread = WorkerThread(name: "jackwave-midi")
-    private let stopping = Atomic<Bool>(false)
-    private let wakeUp = DispatchSemaphore(value: 0)
     /// A pass every 100 ms, a refresh every 250: well inside the half second a crash may hide.
     static let passMicroseconds = 100_000
     static let refreshEvery = 0.25
+    private let thread = PollingThread(name: "jackwave-midi", passMicroseconds: passMicroseconds)
+    /// When the file was last brought up to date (the thread's own).
+    private var lastRefresh: UInt64 = 0
 
     public init(recorder: MidiRecorder, signals: EngineSignals, timelineBase: Int64) {
         self.recorder = recorder
@@ -23,30 +23,21 @@ public final class MidiOnlyWriter: @unchecked Sendable {
     }
 
     public func start() {
-        thread.start { [self] in run() }
+        lastRefresh = DispatchTime.now().uptimeNanoseconds
+        thread.start { [self] last in pass(last: last) }
     }
 
     /// Ends the thread after a last pass; waits up to `timeout` seconds; true once ended.
-    public func stop(timeout: Double) -> Bool {
-        stopping.store(true, ordering: .relaxed)
-        wakeUp.signal()
-        return thread.wait(timeout: timeout)
-    }
+    public func stop(timeout: Double) -> Bool { thread.stop(timeout: timeout) }
 
-    private func run() {
-        var lastRefresh = DispatchTime.now().uptimeNanoseconds
-        while true {
-            let last = stopping.load(ordering: .relaxed)
-            // `.acquiring`: pairs with the callback's `.releasing` store, so every event
-            // before this position is in the ring.
-            recorder.reached(timelineBase + Int64(signals.streamFrames.load(ordering: .acquiring)))
-            let now = DispatchTime.now().uptimeNanoseconds
-            if last || Double(now - lastRefresh) / 1e9 >= Self.refreshEvery {
-                recorder.refresh()
-                lastRefresh = now
-            }
-            if last { return }
-            _ = wakeUp.wait(timeout: .now() + .microseconds(Self.passMicroseconds))
+    private func pass(last: Bool) {
+        // `.acquiring`: pairs with the callback's `.releasing` store, so every event
+        // before this position is in the ring.
+        recorder.reached(timelineBase + Int64(signals.streamFrames.load(ordering: .acquiring)))
+        let now = DispatchTime.now().uptimeNanoseconds
+        if last || Double(now - lastRefresh) / 1e9 >= Self.refreshEvery {
+            recorder.refresh()
+            lastRefresh = now
         }
     }
 }

@@ -16,18 +16,66 @@ public struct FileNaming: Sendable, Equatable {
         case single, pieces, takes, takePieces
     }
 
+    /// A take's name made by a pattern (`--name-pattern '%S_%T.wav'`), in the folder of
+    /// the path given: the scheme's piece numbers follow it (`12A_T003-002.wav`), and the take
+    /// numbers count from the first take given, each a name of its own.
+    public struct TakeNames: Sendable, Equatable {
+        /// A pattern `NamePattern.parse` has checked, which uses only `NamePattern.takeSpecifiers`.
+        public let pattern: String
+        public let production: ProductionInfo
+
+        public init(pattern: String, production: ProductionInfo) {
+            self.pattern = pattern
+            self.production = production
+        }
+
+        /// Take `take`'s file name: `%S_%T.wav` with scene 12A, take 3 is `12A_T003.wav`. A
+        /// field not given is left empty (the run refuses a pattern that names one it was not
+        /// given).
+        public func name(take: Int) -> String {
+            var out = ""
+            var characters = pattern.makeIterator()
+            while let c = characters.next() {
+                guard c == "%", let s = characters.next() else { out.append(c); continue }
+                switch s {
+                case "S": out += production.scene ?? ""
+                case "T": out += "T" + take.zeroPadded(3)
+                case "P": out += production.project ?? ""
+                case "R": out += production.tape ?? ""
+                default: out.append("%")
+                }
+            }
+            return out
+        }
+    }
+
     /// The path as given.
     public let base: String
     public let scheme: Scheme
+    public let takeNames: TakeNames?
 
-    public init(base: String, scheme: Scheme) {
+    public init(base: String, scheme: Scheme, takeNames: TakeNames? = nil) {
         self.base = base
         self.scheme = scheme
+        self.takeNames = takeNames
     }
 
     /// The scheme for a run that is armed or not, and whose files may be cut or not.
-    public init(base: String, armed: Bool, cut: Bool) {
-        self.init(base: base, scheme: armed ? (cut ? .takePieces : .takes) : (cut ? .pieces : .single))
+    public init(base: String, armed: Bool, cut: Bool, takeNames: TakeNames? = nil) {
+        self.init(base: base, scheme: armed ? (cut ? .takePieces : .takes) : (cut ? .pieces : .single), takeNames: takeNames)
+    }
+
+    /// The take a run that is not armed records: the first given, else 1.
+    public var unarmedTake: Int { takeNames?.production.firstTake ?? 1 }
+
+    /// The stem and extension of take `take`'s names: the path given's, or the pattern's
+    /// name for it in the path's folder.
+    private func stemAndExtension(take: Int) -> (stem: String, ext: String) {
+        guard let takeNames else { return FileNames.stemAndExtension(base) }
+        let name = takeNames.name(take: scheme == .takes || scheme == .takePieces ? take : unarmedTake)
+        let folder = FileNames.directory(base)
+        let (stem, ext) = FileNames.stemAndExtension(name)
+        return (folder.isEmpty ? stem : folder.hasSuffix("/") ? folder + stem : folder + "/" + stem, ext)
     }
 
     /// Whether each file carries a number (every scheme but `.single`).
@@ -35,24 +83,34 @@ public struct FileNaming: Sendable, Equatable {
 
     /// The path of piece `piece` (from 1) of take `take` (from 1; ignored unless armed).
     public func path(take: Int, piece: Int) -> String {
-        let (stem, ext) = FileNames.stemAndExtension(base)
+        let (stem, ext) = stemAndExtension(take: take)
         return stem + suffix(take: take, piece: piece) + ext
     }
 
-    /// What the scheme adds to the stem: `""`, `-002`, `-003`, `-003-002`.
+    /// What the scheme adds to the stem: `""`, `-002`, `-003`, `-003-002`; with take names,
+    /// which name the take themselves, only the piece.
     public func suffix(take: Int, piece: Int) -> String {
+        if takeNames != nil {
+            return scheme == .pieces || scheme == .takePieces ? "-" + piece.zeroPadded(3) : ""
+        }
         switch scheme {
-        case .single: ""
-        case .pieces: "-" + piece.zeroPadded(3)
-        case .takes: "-" + take.zeroPadded(3)
-        case .takePieces: "-" + take.zeroPadded(3) + "-" + piece.zeroPadded(3)
+        case .single: return ""
+        case .pieces: return "-" + piece.zeroPadded(3)
+        case .takes: return "-" + take.zeroPadded(3)
+        case .takePieces: return "-" + take.zeroPadded(3) + "-" + piece.zeroPadded(3)
         }
     }
 
     /// `other` (another output's path, a picture's) with the same suffix as the file of
     /// `take` and `piece`: `--plot take.png` beside `take-003-002.wav` is `take-003-002.png`.
+    /// With take names, the take's name in `other`'s folder: `12A_T003.png`.
     public func companion(_ other: String, take: Int, piece: Int) -> String {
         let (stem, ext) = FileNames.stemAndExtension(other)
+        if takeNames != nil {
+            let name = FileNames.lastComponent(stemAndExtension(take: take).stem)
+            let folder = FileNames.directory(other)
+            return (folder.isEmpty ? "" : folder.hasSuffix("/") ? folder : folder + "/") + name + suffix(take: take, piece: piece) + ext
+        }
         return stem + suffix(take: take, piece: piece) + ext
     }
 
@@ -66,8 +124,19 @@ public struct FileNaming: Sendable, Equatable {
     /// The first number after every existing file's: the next piece for `.pieces`, the
     /// next take for `.takes` and `.takePieces`; 1 when none exists.
     public func firstFreeNumber() -> Int {
-        (existing().map(\.number).max() ?? 0) + 1
+        if let takeNames, scheme == .takes || scheme == .takePieces {
+            // Take names: from the first take given, the first whose name nothing holds.
+            let first = takeNames.production.firstTake ?? 1
+            var info = stat()
+            var take = first
+            while lstat(path(take: take, piece: 1), &info) == 0 && take - first < Self.maximumTakeSkips { take += 1 }
+            return take
+        }
+        return (existing().map(\.number).max() ?? 0) + 1
     }
+
+    /// Take names passed over, at most, looking for a free one.
+    static let maximumTakeSkips = 1000
 
     /// The numbers the next run's first file would take: after every existing file's.
     public func firstNumbers() -> (take: Int, piece: Int) {
@@ -80,7 +149,7 @@ public struct FileNaming: Sendable, Equatable {
 
     /// Existing names of this scheme with their (first) number.
     private func existing() -> [(path: String, number: Int)] {
-        let (stem, ext) = FileNames.stemAndExtension(base)
+        let (stem, ext) = stemAndExtension(take: unarmedTake)
         if scheme == .single {
             var info = stat()
             return lstat(base, &info) == 0 ? [(base, 0)] : []

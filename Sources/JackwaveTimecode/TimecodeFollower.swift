@@ -20,9 +20,9 @@ public final class TimecodeFollower: StreamTimecode, @unchecked Sendable {
     private let reader: LTCReader
     private let readerLock = Mutex(())
     private let fed = Atomic<Int64>(0)
-    private let stopping = Atomic<Bool>(false)
-    private let thread = WorkerThread(name: "jackwave-ltc")
-    private let wakeUp = DispatchSemaphore(value: 0)
+    private let thread = PollingThread(name: "jackwave-ltc", passMicroseconds: passMicroseconds)
+    /// The stream frame after the last sample read (the thread's own).
+    private var position: Int64 = 0
     /// Told of each lock, loss and jump, with the stream frame it happened at (this thread).
     private let onEvent: @Sendable (LTCEvent) -> Void
 
@@ -45,22 +45,18 @@ public final class TimecodeFollower: StreamTimecode, @unchecked Sendable {
     }
 
     public func start() {
-        thread.start { [self] in run() }
+        thread.start { [self] _ in position = pass(from: position) }
     }
 
     /// Reads what is left, then ends the thread; waits up to `timeout` seconds.
-    public func stop(timeout: Double) -> Bool {
-        stopping.store(true, ordering: .relaxed)
-        wakeUp.signal()
-        return thread.wait(timeout: timeout)
-    }
+    public func stop(timeout: Double) -> Bool { thread.stop(timeout: timeout) }
 
     /// The code's state now, for the meter and the status.
     public var lock: LTCLock { readerLock.withLock { _ in reader.lock } }
 
     public func reading(atStreamFrame frame: Int64) -> TimecodeReading? {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.longestWaitSeconds * 1e9)
-        while !stopping.load(ordering: .relaxed) && DispatchTime.now().uptimeNanoseconds < deadline {
+        while !thread.isStopping && DispatchTime.now().uptimeNanoseconds < deadline {
             // `.acquiring`: pairs with the reader's `.releasing` store after each pass.
             let through = fed.load(ordering: .acquiring)
             if through >= frame + lookahead && (hasSegment || through >= frame + searchLimit) { break }
@@ -87,16 +83,6 @@ public final class TimecodeFollower: StreamTimecode, @unchecked Sendable {
         guard let code = Timecode(framesSinceMidnight: index, rate: rate) else { return nil }
         return TimecodeReading(samples: samples, label: TimecodeLabel(rate: rate.ixmlRate, dropFrame: rate.isDropFrame, text: code.description),
                                stretch: Int(truncatingIfNeeded: segment.startFrame))
-    }
-
-    private func run() {
-        var position: Int64 = 0
-        while true {
-            let last = stopping.load(ordering: .relaxed)
-            position = pass(from: position)
-            if last { return }
-            _ = wakeUp.wait(timeout: .now() + .microseconds(Self.passMicroseconds))
-        }
     }
 
     /// Feeds everything the callback has published, gaps skipped at their frames; returns

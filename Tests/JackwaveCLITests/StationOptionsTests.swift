@@ -42,7 +42,10 @@ struct StationOptionsTests {
                 "--split-every and --split exclude each other"),
         Refusal("retention of a single file", ["--record", "x.wav", "--keep-space", "50G"],
                 "--keep-space needs files that are cut (--split-every, --split, --reconnect, --osc) or takes"),
-        Refusal("a pattern without the clock", ["--record", "x.wav", "--name-pattern", "%H.wav"], "--name-pattern needs --split-every"),
+        Refusal("a time in a take's name", ["--record", "x.wav", "--name-pattern", "%H.wav"],
+                "--name-pattern %H.wav: %H names a time, only with --split-every; a take's name takes %S (scene), %T (take), %P (project), %R (tape)"),
+        Refusal("a take in a name on the clock", ["--record", "x.wav", "--split-every", "1h", "--name-pattern", "%H_%T.wav"],
+                "--name-pattern %H_%T.wav: %T names a take; with --split-every the pattern names a time (%Y %m %d %H %M %S …)"),
         Refusal("a silence rule without a length", ["--silence", "-50dB"], "--silence must be LEVEL:SECONDS such as -50dB:30s, not '-50dB'"),
         Refusal("a clip run of none", ["--clip", "0"], "--clip must be between 1 and 1000, not 0"),
     ])

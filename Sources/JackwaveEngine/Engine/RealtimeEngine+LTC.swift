@@ -27,14 +27,10 @@ extension RealtimeEngine {
     /// Hands the pending LTC gap, if any, to the decoding thread; false if its ring is full.
     @inline(__always)
     func publishPendingLTCGap() -> Bool {
+        guard let ltcGapsRef else { return false }
         let s = state
-        guard s.pointee.pendingLTCGapCount > 0 else { return true }
-        guard let ltcGaps else { return false }
-        let slot = ltcGaps.writableRegions(upTo: 1)
-        guard slot.count == 1 else { return false }
-        slot.first.pointee = DropEvent(atFrame: s.pointee.pendingLTCGapStart, count: s.pointee.pendingLTCGapCount)
-        ltcGaps.commitWrite(1)
-        s.pointee.pendingLTCGapCount = 0
-        return true
+        return ltcGapsRef._withUnsafeGuaranteedRef {
+            Self.publishGap(into: $0, start: s.pointee.pendingLTCGapStart, count: &s.pointee.pendingLTCGapCount)
+        }
     }
 }

@@ -28,6 +28,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     public let ltcRing: SPSCRing<Float>?
     public let ltcGaps: SPSCRing<DropEvent>?
     let ltcRingRef: Unmanaged<SPSCRing<Float>>?
+    let ltcGapsRef: Unmanaged<SPSCRing<DropEvent>>?
     /// The LTC port's C handle and this cycle's buffer (nil offline and without one).
     let ltcPort: OpaquePointer?
     let ltcBuffer: UnsafeMutablePointer<UnsafePointer<Float>?>
@@ -90,6 +91,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         ltcRing = configuration.ltcRingFrames > 0 ? SPSCRing(minimumCapacity: configuration.ltcRingFrames, width: 1) : nil
         ltcGaps = configuration.ltcRingFrames > 0 ? SPSCRing(minimumCapacity: Self.dropRingCapacity, width: 1) : nil
         ltcRingRef = ltcRing.map { Unmanaged.passUnretained($0) }
+        ltcGapsRef = ltcGaps.map { Unmanaged.passUnretained($0) }
         ltcPort = ltcInput?.handle
         ltcBuffer = .allocate(capacity: 1)
         ltcBuffer.initialize(to: nil)
@@ -149,13 +151,19 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Hands the pending gap, if any, to the writer; false if the drop ring is full.
     @inline(__always)
     func publishPendingDropFromCallback() -> Bool {
-        let s = state
-        guard s.pointee.pendingDropCount > 0 else { return true }
-        let slot = dropRing.writableRegions(upTo: 1)
+        Self.publishGap(into: dropRing, start: state.pointee.pendingDropStart, count: &state.pointee.pendingDropCount)
+    }
+
+    /// Publishes a gap of `count` frames from `start` (none when 0) into `ring` and clears the
+    /// count; false, keeping it, when the ring is full. The audio's drops and the LTC's gaps.
+    @inline(__always)
+    static func publishGap(into ring: SPSCRing<DropEvent>, start: Int64, count: inout Int64) -> Bool {
+        guard count > 0 else { return true }
+        let slot = ring.writableRegions(upTo: 1)
         guard slot.count == 1 else { return false }
-        slot.first.pointee = DropEvent(atFrame: s.pointee.pendingDropStart, count: s.pointee.pendingDropCount)
-        dropRing.commitWrite(1)
-        s.pointee.pendingDropCount = 0
+        slot.first.pointee = DropEvent(atFrame: start, count: count)
+        ring.commitWrite(1)
+        count = 0
         return true
     }
 

@@ -14,7 +14,11 @@ extension RunOptions {
     /// How the recording's files are named: numbered whenever the recording may be cut
     /// (`--split`, `--reconnect`, `--osc`), by take when armed.
     public var fileNaming: FileNaming? {
-        recording.path.map { FileNaming(base: $0, armed: armed, cut: numbersFiles) }
+        recording.path.map { path in
+            let takeNames = station.splitEvery == nil
+                ? station.namePattern.map { FileNaming.TakeNames(pattern: $0.text, production: timecode.production) } : nil
+            return FileNaming(base: path, armed: armed, cut: numbersFiles, takeNames: takeNames)
+        }
     }
 
     /// Checks every output path and returns the recording's format. Numbered files never

@@ -1,4 +1,5 @@
 import JackwaveRunSupport
+import JackwaveSoundFiles
 import JackwaveVocabulary
 
 /// The rules between a run's settings, checked in one place as soon as they are read, before
@@ -23,6 +24,7 @@ extension RunOptions {
         try validateTakes()
         try validateManaged()
         try validateMidi()
+        try validateTakeNames()
         if jack.manual && timecode.ltcPort != nil { throw UsageError("\(setting: .manual) and \(setting: .ltc) exclude each other") }
     }
 
@@ -73,6 +75,35 @@ extension RunOptions {
         }
         if let pattern = station.namePattern?.text, pattern.hasPrefix("/") || pattern.split(separator: "/").contains("..") {
             throw UsageError("\(setting: .namePattern) \(pattern): outside the session's folder \(folder); in a session every file stays inside it")
+        }
+    }
+
+    /// `--name-pattern` names a take (`%S_%T.wav`) unless the files are cut on the wall clock:
+    /// then it names a time (`%H%M.wav`), and each kind's fields are refused in the other.
+    /// A take's name is a file name, whose fields must have been given, without a `/`.
+    private func validateTakeNames() throws(UsageError) {
+        guard let pattern = station.namePattern else { return }
+        let used = pattern.specifiersUsed
+        if station.splitEvery != nil {
+            if let field = used.subtracting(NamePattern.specifiers).sorted().first {
+                throw UsageError("\(setting: .namePattern) \(pattern.text): %\(field) names a take; with \(setting: .splitEvery) the pattern names a time (%Y %m %d %H %M %S …)")
+            }
+            return
+        }
+        guard recording.path != nil else { throw UsageError("\(setting: .namePattern) needs \(setting: .record) (the folder and format of the files it names)") }
+        if let field = used.subtracting(NamePattern.takeSpecifiers).sorted().first {
+            throw UsageError("\(setting: .namePattern) \(pattern.text): %\(field) names a time, only with \(setting: .splitEvery); a take's name takes %S (scene), %T (take), %P (project), %R (tape)")
+        }
+        if pattern.text.contains("/") {
+            throw UsageError("\(setting: .namePattern) \(pattern.text): a take's name is a file name, in \(setting: .record)'s folder: no /")
+        }
+        let p = timecode.production
+        for (field, value, setting) in [("S", p.scene, Setting.scene), ("P", p.project, .project), ("R", p.tape, .tape)]
+        where used.contains(Character(field)) {
+            guard let value else { throw UsageError("\(setting: .namePattern) \(pattern.text): %\(field) needs \(setting: setting)") }
+            if value.contains("/") || value == "." || value == ".." {
+                throw UsageError("\(setting: setting) \(value): it goes into the files' names (\(setting: .namePattern) %\(field)), which cannot hold it")
+            }
         }
     }
 

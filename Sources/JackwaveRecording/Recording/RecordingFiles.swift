@@ -329,7 +329,9 @@ public final class RecordingFiles: @unchecked Sendable {
         observer?.fileStarted(record)
         guard spec.format.carriesBroadcastInfo else { return }
         let offset = spec.fileFrames(fromInputFrames: segmentStreamFrame) + firstInSegment
-        let take = spec.takes ? spec.production.take(ordinal: takeOrdinal) ?? currentNumbers.take : spec.production.firstTake
+        // Named by take (`%T`), a take's number is its name's; else the count from `--take`.
+        let take = spec.naming.takeNames != nil ? spec.takes ? currentNumbers.take : spec.naming.unarmedTake
+            : spec.takes ? spec.production.take(ordinal: takeOrdinal) ?? currentNumbers.take : spec.production.firstTake
         let bext = BroadcastInfo(start: start ?? WallClockTime.now(), offset: offset, sampleRate: spec.fileRate,
                                  latency: latency, timecode: stamp, lines: spec.production.descriptionLines(take: take))
         file.setBroadcastInfo(bext)

@@ -1,14 +1,21 @@
 import JackwaveVocabulary
 
-/// `--name-pattern '%Y-%m-%d/%H%M.flac'`: a piece's path, relative to the recording's folder,
-/// from the time it is named after (`ClockPiece.named`), with strftime-like `specifiers`.
+/// `--name-pattern`, in one of two kinds, which the run decides (`RunOptions`):
+/// - on the wall clock (`--split-every`), `'%Y-%m-%d/%H%M.flac'`: a piece's path, relative to
+///   the recording's folder, from the time it is named after (`ClockPiece.named`), with
+///   strftime-like `specifiers`, read in the zone the cuts follow, without the C library's
+///   process-wide zone;
+/// - otherwise, a take's file name as field recorders make it, `'%S_%T.wav'`
+///   (`FileNaming.TakeNames`): `takeSpecifiers`, the scene, the take (`T003`), the project and
+///   the tape.
 /// Anything else after `%` is refused, as are absolute paths, `..`, empty components and a
-/// name without a sound file's extension. Times are read in the zone the cuts follow,
-/// without the C library's process-wide zone.
+/// name without a sound file's extension.
 public struct NamePattern: Sendable, Equatable {
     public let text: String
 
-    static let specifiers: Set<Character> = ["Y", "y", "m", "d", "j", "H", "M", "S", "u", "a", "z", "Z", "s", "%"]
+    public static let specifiers: Set<Character> = ["Y", "y", "m", "d", "j", "H", "M", "S", "u", "a", "z", "Z", "s", "%"]
+    /// A take's name: %S the scene, %T the take (`T003`), %P the project, %R the tape (roll).
+    public static let takeSpecifiers: Set<Character> = ["S", "T", "P", "R", "%"]
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     /// Longer patterns are refused: a path component is at most 255 bytes anyway.
     static let maximumLength = 1024
@@ -25,7 +32,9 @@ public struct NamePattern: Sendable, Equatable {
         while let c = characters.next() {
             guard c == "%" else { continue }
             guard let s = characters.next() else { throw refuse("ends with a lone %") }
-            guard specifiers.contains(s) else { throw refuse("%\(s) is not one of %Y %y %m %d %j %H %M %S %u %a %z %Z %s %%") }
+            guard specifiers.contains(s) || takeSpecifiers.contains(s) else {
+                throw refuse("%\(s) is not one of %Y %y %m %d %j %H %M %S %u %a %z %Z %s %% (on the wall clock) or %S %T %P %R (a take's name)")
+            }
         }
         let components = text.split(separator: "/", omittingEmptySubsequences: false)
         guard !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
@@ -39,6 +48,16 @@ public struct NamePattern: Sendable, Equatable {
     }
 
     private init(text: String) { self.text = text }
+
+    /// The specifiers it uses, `%` included for `%%`.
+    public var specifiersUsed: Set<Character> {
+        var used: Set<Character> = []
+        var characters = text.makeIterator()
+        while let c = characters.next() {
+            if c == "%", let s = characters.next() { used.insert(s) }
+        }
+        return used
+    }
 
     /// The path for a piece named after `instant`, read in `zone`.
     public func path(for instant: WallClockTime, zone: any TimeZoneRules) -> String {

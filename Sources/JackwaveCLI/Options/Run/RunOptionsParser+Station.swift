@@ -40,9 +40,11 @@ extension RunOptionsParser {
                      "named by its time") { o, s throws(UsageError) in
             o.station.splitEvery = try s.choice(ClockPeriod.parse, expected: "a period that divides a day, such as 1h, 30m or 1d")
         },
-        Option("--name-pattern", value: "FMT", needs: "--split-every",
-               help: "the pieces' names under --record's folder, strftime-like:",
-                     "'%Y-%m-%d/%H%M.flac' (folders made; an existing name gets _2)") { o, s throws(UsageError) in
+        Option("--name-pattern", value: "FMT", needs: "--record",
+               help: "with --split-every, the pieces' names under --record's folder,",
+                     "strftime-like: '%Y-%m-%d/%H%M.flac' (folders made; an existing name",
+                     "gets _2); else a take's name: '%S_%T.wav' is 12A_T003.wav (%S scene,",
+                     "%T take, %P project, %R tape)") { o, s throws(UsageError) in
             let text = try s.nonEmptyValue()
             do throws(FileChoiceError) { o.station.namePattern = try NamePattern.parse(text) } catch { throw UsageError(error.message) }
         },
