@@ -1,5 +1,7 @@
+import Foundation
 @testable import JackwaveCLI
 import JackwaveHost
+import JackwaveRunSupport
 import JackwaveSoundFiles
 import Testing
 
@@ -30,5 +32,22 @@ struct TimecodeOptionsTests {
     ])
     func refused(refusal: Refusal) {
         #expect(refusal.actual == refusal.message)
+    }
+
+    @Test("a production field with no place in a format's file is refused, unless the take's name uses it")
+    func fieldsWithoutAPlace() throws {
+        let dir = NSTemporaryDirectory() + "jackwave-timecodeopts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let flac = try RunOptionsParser.parse(["--record", dir + "/x.flac", "--scene", "12A"])
+        #expect(throws: UsageError("\(setting: .scene) would have no effect: flac files (\(dir)/x.flac) carry no bext or iXML; record to .wav or .rf64")) {
+            try flac.checkOutputs()
+        }
+        let named = try RunOptionsParser.parse(["--record", dir + "/x.flac", "--scene", "12A", "--name-pattern", "%S_%T.flac"])
+        #expect(try named.checkOutputs()?.name == "flac")
+        let midi = try RunOptionsParser.parse(["--record", dir + "/x.mid", "--midi", "1", "--ltc", "a:b"])
+        #expect(throws: UsageError("\(setting: .ltc) would have no effect: MIDI files (\(dir)/x.mid) carry no bext or iXML; record to .wav or .rf64")) {
+            try midi.checkOutputs()
+        }
     }
 }

@@ -53,17 +53,25 @@ struct MidiEndToEndTests {
         #expect(file.names[2] == "midipeer:notes", "\(file.names)")
         let track = Array(file.track(2).prefix(sent.count))
         let clickFrames = clicks(in: try Recording(dir + "/take.wav"), channel: 0)
-        try #require(track.count == sent.count && clickFrames.count == sent.count,
+        // PipeWire may run jackwave without a late peer's output of a whole cycle (as
+        // `ServerKind`'s `expectPattern` allows for audio): there, events may be missing, but
+        // only with their clicks, and the others in order.
+        try #require(track.count == clickFrames.count && (kind == .pipewire || track.count == sent.count),
                      "\(sent.count) sent, \(track.count) in the file, \(clickFrames.count) clicks")
-        for (i, event) in track.enumerated() where i < clickFrames.count && i < sent.count {
-            #expect(event.tick == clickFrames[i], "event \(i): tick \(event.tick), click at \(clickFrames[i])")
-            // PipeWire's JACK delivers a note-on of velocity 0 as the note-off it means
-            // (0x80, velocity 64): what jackwave received, and recorded.
-            let delivered = kind == .pipewire && sent[i].bytes.count == 3 && sent[i].bytes[0] & 0xF0 == 0x90 && sent[i].bytes[2] == 0
-                ? [0x80 | sent[i].bytes[0] & 0x0F, sent[i].bytes[1], 64] : sent[i].bytes
-            #expect(event.bytes == delivered, "event \(i): \(event.bytes) in the file, \(sent[i].bytes) sent")
+        // PipeWire's JACK delivers a note-on of velocity 0 as the note-off it means
+        // (0x80, velocity 64): what jackwave received, and recorded.
+        func delivered(_ bytes: [UInt8]) -> [UInt8] {
+            kind == .pipewire && bytes.count == 3 && bytes[0] & 0xF0 == 0x90 && bytes[2] == 0 ? [0x80 | bytes[0] & 0x0F, bytes[1], 64] : bytes
         }
-        #expect(out.stderr.contains("MIDI \(dir)/take.mid: midi_1 \(sent.count) events"), "\(out.stderr)")
+        var k = 0
+        for (i, event) in track.enumerated() where i < clickFrames.count {
+            while k < sent.count && delivered(sent[k].bytes) != event.bytes && kind == .pipewire { k += 1 }
+            guard k < sent.count else { Issue.record("event \(i): \(event.bytes) in the file was not sent"); break }
+            #expect(event.tick == clickFrames[i], "event \(i): tick \(event.tick), click at \(clickFrames[i])")
+            #expect(event.bytes == delivered(sent[k].bytes), "event \(i): \(event.bytes) in the file, \(sent[k].bytes) sent")
+            k += 1
+        }
+        #expect(out.stderr.contains("MIDI \(dir)/take.mid: midi_1 \(track.count) events"), "\(out.stderr)")
     }
 
     /// Events 0.2 s apart over 2.6 s, with a note and the sustain pedal held from the first
@@ -92,17 +100,28 @@ struct MidiEndToEndTests {
             pieces.append((clicks(in: recording, channel: 0), recording.frames, try MidiCSV(dir + String(format: "/take-%03d.mid", n))))
         }
         try #require(pieces.count >= 3, "\(pieces.count) pieces")
-        // Each event sent is in the piece its click is in, at the click's index.
+        // Each event sent is in the piece its click is in, at the click's index. PipeWire may
+        // run jackwave without a late peer's output of a whole cycle (as `ServerKind`'s
+        // `expectPattern` allows for audio): there, an event may be missing, but only with
+        // its click, and the others still in order.
         var k = 0
+        var received: [[UInt8]] = []
         for (p, piece) in pieces.enumerated() {
             for click in piece.clicks {
-                guard k < sent.count else { break }
-                let there = piece.midi.track(2).contains { $0.tick == click && $0.bytes == sent[k].bytes }
-                #expect(there, "piece \(p + 1): \(sent[k].bytes) not at tick \(click): \(piece.midi.track(2))")
+                let there = piece.midi.track(2).filter { $0.tick == click }.map(\.bytes)
+                while k < sent.count && !there.contains(sent[k].bytes) && kind == .pipewire { k += 1 }
+                guard k < sent.count else { Issue.record("piece \(p + 1): a click at \(click) after every event sent"); break }
+                #expect(there.contains(sent[k].bytes), "piece \(p + 1): \(sent[k].bytes) not at tick \(click): \(piece.midi.track(2))")
+                received.append(sent[k].bytes)
                 k += 1
             }
         }
-        #expect(k == sent.count, "\(k) clicks for \(sent.count) events")
+        #expect(kind == .pipewire || received.count == sent.count, "\(received.count) clicks for \(sent.count) events")
+        // The chase needs the held note and pedal (the first two events) to have arrived.
+        guard Array(received.prefix(2)) == sent.prefix(2).map(\.bytes) else {
+            #expect(kind == .pipewire, "the note and the pedal were not received")
+            return
+        }
         // Where the note and the pedal were held across a cut: ended at the old piece's last
         // tick, started again at the new one's tick 0, each piece's tracks as long as its audio.
         var timeline: [Int] = []
@@ -112,7 +131,7 @@ struct MidiEndToEndTests {
             offset += piece.frames
         }
         let noteOn = timeline.first ?? 0
-        let noteOff = sent.firstIndex { $0.bytes == [0x80, 60, 0] }.flatMap { $0 < timeline.count ? timeline[$0] : nil } ?? 0
+        let noteOff = received.firstIndex { $0 == [0x80, 60, 0] }.flatMap { $0 < timeline.count ? timeline[$0] : nil } ?? 0
         var position = 0
         for (p, piece) in pieces.enumerated() {
             let end = position + piece.frames

@@ -8,6 +8,7 @@ import Testing
 /// as libltc itself decodes it offline from the file's own channel (the LTC recorded beside
 /// being read), within 2 samples, whatever the level, the rate, and 5 frames lost on the way.
 /// On jackd only: what is tested is jackwave's reading of its input, not the server's links.
+/// The five takes the tests ask about are recorded side by side on one server, in 4 s.
 @Suite("Timecode: files stamped from LTC, to the sample", .serialized)
 struct TimecodeEndToEndTests {
     /// A recording made once and asked about by several tests.
@@ -34,47 +35,66 @@ struct TimecodeEndToEndTests {
     nonisolated(unsafe) static var made: [Setup: Result<Take, TestFailure>] = [:]
     static let lock = NSLock()
 
-    /// The take of `setup`, recorded on first use: 3.6 s in pieces of 1.2 s, one input
-    /// recording the code that `--ltc` reads, the peer started once jackwave has, with LTC
-    /// frames 30 to 34 muted (in the second piece).
+    /// The take of `setup`. Every setup's take is recorded at once, on first use, on one
+    /// server (a peer and a jackwave each): 3.6 s in pieces of 1.2 s, one input recording the
+    /// code that `--ltc` reads, each peer started once its jackwave has, with LTC frames 30 to
+    /// 34 muted (in the second piece).
     static func take(_ setup: Setup) throws -> Take {
         lock.lock()
         defer { lock.unlock() }
-        if let done = made[setup] { return try done.get() }
-        let result: Result<Take, TestFailure>
-        do { result = .success(try record(setup)) } catch let failure as TestFailure { result = .failure(failure) } catch {
-            result = .failure(TestFailure("\(error)"))
+        if made.isEmpty {
+            do { try recordAll(matrix + [jumping]) } catch let failure as TestFailure {
+                for s in matrix + [jumping] { made[s] = .failure(failure) }
+            } catch {
+                for s in matrix + [jumping] { made[s] = .failure(TestFailure("\(error)")) }
+            }
         }
-        made[setup] = result
-        return try result.get()
+        guard let done = made[setup] else { throw TestFailure("\(setup) was not recorded") }
+        return try done.get()
     }
 
-    static func record(_ setup: Setup) throws -> Take {
-        let dir = temporaryDirectory()
+    static func recordAll(_ setups: [Setup]) throws {
         let server = try ServerKind.jackd.start()
-        var peerArguments = ["ltcsrc", "--fps", setup.fps, "--start", "01:00:00:00",
+        var peers: [Run.Running] = []
+        defer { for peer in peers { peer.signal(SIGTERM); _ = peer.finish(timeout: 10) } }
+        for (i, setup) in setups.enumerated() {
+            var arguments = ["ltc\(i)", "--fps", setup.fps, "--start", "01:00:00:00",
                              "--level", "\(setup.level)", "--mute", "30,34", "--seconds", "20", "--wait"]
-        if setup.highpass { peerArguments += ["--highpass", "300"] }
-        if let jump = setup.jump { peerArguments += ["--jump", jump] }
-        let peer = try Run.start(Tools.ltcSource, peerArguments, server: server.name)
-        defer { peer.signal(SIGTERM); _ = peer.finish(timeout: 10) }
-        guard waitUntil(timeout: 30, { peer.stdoutSoFar.contains("ready") || !peer.isRunning }), peer.isRunning else {
-            throw TestFailure("the LTC source did not start: \(peer.stderrSoFar)")
+            if setup.highpass { arguments += ["--highpass", "300"] }
+            if let jump = setup.jump { arguments += ["--jump", jump] }
+            let peer = try Run.start(Tools.ltcSource, arguments, server: server.name)
+            peers.append(peer)
+            guard waitUntil(timeout: 30, { peer.stdoutSoFar.contains("ready") || !peer.isRunning }), peer.isRunning else {
+                throw TestFailure("the LTC source did not start: \(peer.stderrSoFar)")
+            }
         }
-        let events = dir + "/events.jsonl"
-        let run = try Run.start(Run.jackwave, ["--record", dir + "/take.wav", "--bits", "float", "-c", "1", "-p", "ltcsrc:ltc",
-                                               "--ltc", "ltcsrc:ltc", "--split", "1.2", "--duration", "3.6", "--no-meter",
-                                               "--events", events, "--project", "Feature", "--scene", "12A", "--take", "3",
-                                               "--tape", "R07", "--note", "boom & <lav>"], server: server.name)
-        let started = waitUntil(timeout: 30) {
-            !run.isRunning || ((try? EventStream.read(events))?.contains { $0["event"] as? String == "started" } ?? false)
+        var runs: [(run: Run.Running, dir: String, events: String)] = []
+        for i in setups.indices {
+            let dir = temporaryDirectory(), events = dir + "/events.jsonl"
+            let run = try Run.start(Run.jackwave, ["--record", dir + "/take.wav", "--name", "jw\(i)", "--bits", "float", "-c", "1",
+                                                   "-p", "ltc\(i):ltc", "--ltc", "ltc\(i):ltc", "--split", "1.2", "--duration", "3.6",
+                                                   "--no-meter", "--events", events, "--project", "Feature", "--scene", "12A",
+                                                   "--take", "3", "--tape", "R07", "--note", "boom & <lav>"], server: server.name)
+            runs.append((run, dir, events))
         }
-        guard started, run.isRunning else { run.signal(SIGKILL); throw TestFailure("jackwave did not start: \(run.finish(timeout: 10).stderr)") }
-        peer.signal(SIGUSR1)
-        let output = run.finish(timeout: 60)
-        guard output.status == 0 else { throw TestFailure("jackwave exited \(output.status): \(output.stderr)") }
-        let pieces = (1...3).map { dir + String(format: "/take-%03d.wav", $0) }
-        return Take(pieces: pieces, events: try EventStream.read(events), output: output)
+        for (i, r) in runs.enumerated() {
+            let started = waitUntil(timeout: 30) {
+                !r.run.isRunning || ((try? EventStream.read(r.events))?.contains { $0["event"] as? String == "started" } ?? false)
+            }
+            guard started, r.run.isRunning else {
+                for other in runs { other.run.signal(SIGKILL) }
+                throw TestFailure("jackwave did not start: \(r.run.finish(timeout: 10).stderr)")
+            }
+            peers[i].signal(SIGUSR1)
+        }
+        for (i, r) in runs.enumerated() {
+            let output = r.run.finish(timeout: 60)
+            let setup = setups[i]
+            guard output.status == 0 else { made[setup] = .failure(TestFailure("jackwave exited \(output.status): \(output.stderr)")); continue }
+            let pieces = (1...3).map { r.dir + String(format: "/take-%03d.wav", $0) }
+            made[setup] = Result { try Take(pieces: pieces, events: EventStream.read(r.events), output: output) }
+                .mapError { TestFailure("\(setup): \($0)") }
+        }
     }
 
     /// A piece's truth: libltc's offline decode of its own channel, at its first frame.
@@ -143,7 +163,7 @@ struct TimecodeEndToEndTests {
         for fields in all {
             #expect(fields["PROJECT"] == "Feature" && fields["SCENE"] == "12A" && fields["TAKE"] == "3" && fields["TAPE"] == "R07")
             #expect(fields["NOTE"] == "boom & <lav>")
-            #expect(fields.values["TRACK_LIST/TRACK/NAME"] == ["ltcsrc:ltc"])
+            #expect(fields.values["TRACK_LIST/TRACK/NAME"] == ["ltc0:ltc"], "the first setup's source")
         }
         #expect(Set(all.compactMap { $0["FILE_UID"] }).count == 3, "one FILE_UID per file")
         #expect(Set(all.compactMap { $0["FILE_SET/FAMILY_UID"] }).count == 1, "one FAMILY_UID for the take's pieces")

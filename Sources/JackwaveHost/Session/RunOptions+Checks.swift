@@ -29,6 +29,7 @@ extension RunOptions {
         var midiPath: String?
         if let path = recording.path, recordsMidiOnly {
             try OutputPath.check(path, force: recording.force, option: Setting.record)
+            try checkTimecodeFormat(nil, path: path)
         } else if let path = recording.path, let naming = fileNaming {
             let named = recording.format
             let chosen = try usage { () throws(FileChoiceError) in
@@ -99,13 +100,17 @@ extension RunOptions {
     /// The timecode and the production fields go into `bext` and `iXML`, which only WAV and
     /// RF64 files carry (libsndfile writes neither into W64): in any other format they would
     /// have no effect, and are refused.
-    func checkTimecodeFormat(_ format: SoundFormat, path: String) throws(UsageError) {
-        guard !format.carriesBroadcastInfo else { return }
+    /// A field a take's name uses (`%S` the scene) has its effect there, whatever the format.
+    func checkTimecodeFormat(_ format: SoundFormat?, path: String) throws(UsageError) {
+        if let format, format.carriesBroadcastInfo { return }
         let p = timecode.production
-        let given: [(Bool, Setting)] = [(timecode.ltcPort != nil, .ltc), (p.project != nil, .project), (p.scene != nil, .scene),
-                                        (p.firstTake != nil, .take), (p.tape != nil, .tape), (p.note != nil, .note)]
+        let named = station.splitEvery == nil ? station.namePattern?.specifiersUsed ?? [] : []
+        let given: [(Bool, Setting)] = [(timecode.ltcPort != nil, .ltc), (p.project != nil && !named.contains("P"), .project),
+                                        (p.scene != nil && !named.contains("S"), .scene), (p.firstTake != nil && !named.contains("T"), .take),
+                                        (p.tape != nil && !named.contains("R"), .tape), (p.note != nil, .note)]
         guard let setting = given.first(where: \.0)?.1 else { return }
-        throw UsageError("\(setting: setting) would have no effect: \(format.name) files (\(path)) carry no bext or iXML; record to .wav or .rf64")
+        let files = format.map { "\($0.name) files" } ?? "MIDI files"
+        throw UsageError("\(setting: setting) would have no effect: \(files) (\(path)) carry no bext or iXML; record to .wav or .rf64")
     }
 
     /// `--split-every`'s names: a `--name-pattern` names files of `--record`'s format.
