@@ -18,7 +18,7 @@ struct AlarmsEndToEndTests {
     func silentGap(kind: ServerKind) throws {
         let server = try kind.start()
         let dir = temporaryDirectory()
-        let port = Int.random(in: 20000..<60000)
+        let port = try FreePort.udp()
         let hookFile = dir + "/hook.jsonl"
         let run = try Run.start(Run.jackwave, ["--record", dir + "/air.wav", "--bits", "float", "--tone", "1000", "--outputs", "1",
                                                "-p", "jackwave:out_1", "-c", "1", "--no-meter", "--osc", "\(port)",

@@ -30,7 +30,7 @@ struct CombinationMatrixEndToEndTests {
     @Test("a run of features together records what it should, and says, streams and hooks the same", arguments: MatrixRun.all)
     func run(_ m: MatrixRun) throws {
         let dir = temporaryDirectory()
-        let port = Int.random(in: 20000..<60000)
+        let port = try FreePort.udp()
         let server = try m.server.start()
         var restarted: Run.Running?
         var source: Run.Running? = try startSource(m, on: server)

@@ -13,9 +13,6 @@ struct OscEndToEndTests {
 
     init() throws { server = try ServerKind.jackd.start() }
 
-    /// A UDP port for one test: random, so that runs in parallel elsewhere do not collide.
-    static func freshPort() -> Int { Int.random(in: 20000..<60000) }
-
     /// `oscsend localhost PORT PATH [TYPES VALUES…]`.
     static func send(_ port: Int, _ path: String, _ typesAndValues: String...) throws {
         let out = try Run.tool("/usr/bin/oscsend", ["localhost", "\(port)", path] + typesAndValues, server: nil, timeout: 10)
@@ -37,7 +34,7 @@ struct OscEndToEndTests {
     func splitIsSampleExact() throws {
         let source = try server.startTestSource(channels: 2)
         defer { source.signal(SIGTERM); _ = source.finish() }
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let path = dir + "/cut.wav"
         let pieces = [dir + "/cut-001.wav", dir + "/cut-002.wav"]
         let run = try start(["--record", path, "-p", "src:out_*"], port: port, firstFile: pieces[0])
@@ -64,7 +61,7 @@ struct OscEndToEndTests {
 
     @Test("/jackwave/stop stops the take as Ctrl-C does: a finalized file and exit 0")
     func stopFinalizes() throws {
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let path = dir + "/stopped.wav"
         let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: dir + "/stopped-001.wav")
         try Self.send(port, "/jackwave/stop")
@@ -77,7 +74,7 @@ struct OscEndToEndTests {
 
     @Test("/jackwave/marker drops a labelled marker: a cue point in the file, a line and a marker event")
     func markerLands() throws {
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let path = dir + "/marked.wav", first = dir + "/marked-001.wav", events = dir + "/marked.jsonl"
         let run = try start(["--record", path, "-c", "1", "--manual", "--events", events], port: port, firstFile: first)
         try Self.send(port, "/jackwave/marker", "s", "verse")
@@ -98,7 +95,7 @@ struct OscEndToEndTests {
 
     @Test("/jackwave/status replies to the sender, at a reply path, with state, file, frames, xruns, dropped frames, take, dead air, clips and MIDI")
     func statusReplies() throws {
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let path = dir + "/status.wav"
         let file = dir + "/status-001.wav"
         let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: file)
@@ -125,7 +122,7 @@ struct OscEndToEndTests {
     @Test("after /jackwave/tone/frequency the status line shows it, and the arrow keys go on from it",
           .enabled(if: TmuxPane.available))
     func keysFollowOsc() throws {
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let pane = try TmuxPane(jackwave: ["--tone", "440", "--osc", "\(port)"], server: server)
         // The status line (`440.00 Hz  -20.0 dBFS`) is up once keys are read.
         #expect(try pane.waitForScreen { $0.contains("440.00 Hz  -20.0 dBFS") }.contains("440.00 Hz  -20.0 dBFS"))
@@ -143,7 +140,7 @@ struct OscEndToEndTests {
 
     @Test("/jackwave/tone/frequency changes the tone that plays (recorded from its own output)")
     func toneFrequency() throws {
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let path = dir + "/tone.wav"
         let file = dir + "/tone-001.wav"
         let run = try start(["--record", path, "--tone", "440", "-c", "1", "-p", "jackwave:out_1"],
@@ -164,7 +161,7 @@ struct OscEndToEndTests {
 
     @Test("a malformed or unknown message is one line on stderr and changes nothing")
     func malformedChangesNothing() throws {
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let path = dir + "/bad.wav"
         let run = try start(["--record", path, "-c", "1", "--manual"], port: port, firstFile: dir + "/bad-001.wav")
         try Self.send(port, "/jackwave/bogus", "i", "3")

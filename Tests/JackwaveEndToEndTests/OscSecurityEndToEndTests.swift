@@ -13,7 +13,6 @@ import Testing
 struct OscSecurityEndToEndTests {
     let dir = temporaryDirectory()
 
-    static func freshPort() -> Int { Int.random(in: 20000..<60000) }
 
     /// jackwave recording one unconnected input with `--osc`, once its file has frames.
     func record(_ name: String, osc: [String], server: any TestServer, extra: [String] = [],
@@ -40,7 +39,7 @@ struct OscSecurityEndToEndTests {
     func otherHostRefusedByDefault() throws {
         let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, first) = try record("local", osc: ["--osc", "\(port)"], server: server, launcher: hosts.onJackwaveSide)
         defer { run.signal(SIGKILL) }
         let sockets = try Run.tool("/usr/sbin/ip", ["netns", "exec", hosts.jackwaveSide, "ss", "-Hulnp"], server: nil, timeout: 30).stdout
@@ -68,7 +67,7 @@ struct OscSecurityEndToEndTests {
     func otherHostDroppedAndCounted() throws {
         let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, _) = try record("everywhere", osc: ["--osc", "0.0.0.0:\(port)"], server: server, launcher: hosts.onJackwaveSide)
         defer { run.signal(SIGKILL) }
         #expect(run.stderrSoFar.contains("OSC on 0.0.0.0:\(port) admits only this machine's own senders: --osc-allow CIDR admits others"))
@@ -96,7 +95,7 @@ struct OscSecurityEndToEndTests {
                       (["--osc", "0.0.0.0:PORT", "--osc-allow", "::ffff:192.0.2.0/64"],
                        "--osc-allow: '::ffff:192.0.2.0/64' is not a network (a numeric address, or ADDRESS/BITS with BITS in digits; ::ffff: networks from /96)")])
     func allowListRefused(osc: [String], line: String) throws {
-        let port = String(Self.freshPort())
+        let port = String(try FreePort.udp())
         let caseDir = dir + "/\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
         let out = try Run.jackwave(["--record", caseDir + "/x.wav", "-c", "1", "--manual", "-d", "1"]
@@ -110,7 +109,7 @@ struct OscSecurityEndToEndTests {
     @Test("--osc-allow 0.0.0.0/0 is taken, and said to admit every IPv4 sender")
     func allowEveryoneIsSaid() throws {
         let server = try ServerKind.jackd.start()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, _) = try record("everyone", osc: ["--osc", "0.0.0.0:\(port)", "--osc-allow", "0.0.0.0/0"], server: server)
         defer { run.signal(SIGKILL) }
         #expect(run.stderrSoFar.contains("OSC: --osc-allow 0.0.0.0/0 admits every IPv4 sender that reaches 0.0.0.0:\(port)"),
@@ -122,7 +121,7 @@ struct OscSecurityEndToEndTests {
     func mappedNetworkAdmits() throws {
         let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, _) = try record("mapped", osc: ["--osc", "\(NetworkNamespaces.jackwaveAddress):\(port)", "--osc-allow", "::ffff:192.0.2.0/120"],
                                   server: server, launcher: hosts.onJackwaveSide)
         defer { run.signal(SIGKILL) }
@@ -137,7 +136,7 @@ struct OscSecurityEndToEndTests {
     func otherHostAdmittedByAllow() throws {
         let server = try ServerKind.jackd.start()
         let hosts = try NetworkNamespaces()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, first) = try record("allowed", osc: ["--osc", "\(NetworkNamespaces.jackwaveAddress):\(port)", "--osc-allow", "192.0.2.0/24"],
                                       server: server, launcher: hosts.onJackwaveSide)
         defer { run.signal(SIGKILL) }
@@ -156,7 +155,7 @@ struct OscSecurityEndToEndTests {
     @Test("a forged sender pointing two jackwaves at each other makes one marker: the reply is no request, and the ping-pong ends")
     func forgedPingPong() throws {
         let server = try ServerKind.jackd.start()
-        let (portA, portB) = (Self.freshPort(), Self.freshPort())
+        let (portA, portB) = (try FreePort.udp(), try FreePort.udp())
         let (a, firstA) = try record("pingA", osc: ["--osc", "\(portA)"], server: server)
         defer { a.signal(SIGKILL) }
         let (b, _) = try record("pingB", osc: ["--osc", "\(portB)"], server: server)
@@ -180,7 +179,7 @@ struct OscSecurityEndToEndTests {
     @Test("a bundle of 2,000 /jackwave/status messages gets a bounded number of replies; the rest are counted")
     func statusBundleBounded() throws {
         let server = try ServerKind.jackd.start()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, _) = try record("bundle", osc: ["--osc", "\(port)"], server: server)
         defer { run.signal(SIGKILL) }
         let peer = try OscPeer()
@@ -238,7 +237,7 @@ struct OscSecurityEndToEndTests {
     @Test("10,000 far-future bundles leave the resident memory flat: liblo holds no timed bundle, the inbox is bounded")
     func farFutureBundles() throws {
         let server = try ServerKind.jackd.start()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, _) = try record("future", osc: ["--osc", "\(port)"], server: server)
         defer { run.signal(SIGKILL) }
         let peer = try OscPeer()
@@ -263,7 +262,7 @@ struct OscSecurityEndToEndTests {
     @Test("100,000 unknown messages while --reconnect waits for a server are answered and counted, and leave the resident memory flat")
     func floodWhileWaiting() throws {
         let server = try ServerKind.jackd.start()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let (run, _) = try record("waiting", osc: ["--osc", "\(port)"], server: server, extra: ["--reconnect"])
         defer { run.signal(SIGKILL) }
         server.stop()
@@ -305,7 +304,7 @@ struct OscSecurityEndToEndTests {
     @Test("nan, inf, -inf and 1e308 frequencies and volumes are refused over OSC, each line naming the value, and the tone plays on")
     func badNumbersOverOsc() throws {
         let server = try ServerKind.jackd.start()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let run = try Run.start(Run.jackwave, ["--tone", "440", "--osc", "\(port)", "--no-meter"], server: server.name)
         defer { run.signal(SIGKILL) }
         let peer = try OscPeer()
@@ -329,7 +328,7 @@ struct OscSecurityEndToEndTests {
     @Test("a 60 KB label is refused with its size; a label holding \\e]0;x\\a\\n reaches stderr escaped, on one line, and the events file exactly")
     func labels() throws {
         let server = try ServerKind.jackd.start()
-        let port = Self.freshPort()
+        let port = try FreePort.udp()
         let events = dir + "/labels.jsonl"
         let (run, first) = try record("labels", osc: ["--osc", "\(port)"], server: server, extra: ["--events", events])
         defer { run.signal(SIGKILL) }
