@@ -69,10 +69,15 @@ struct LatencyEndToEndTests {
         #expect(watch.read() == [nil], "nothing connected: no latency")
         #expect(client.connect(source: "lat:out_1", destination: "watcher:in_1") == 0)
         #expect(watch.read() == [DeclaredLatency(minimum: 1000, maximum: 1000)], "read from the source at once")
+        // The connection's own latency callback may come a moment after `jack_connect`
+        // returns; count from after it, so that the one awaited below is the change's.
+        #expect(waitUntil(timeout: 10) { watch.callbackCount > 0 })
         let callbacks = watch.callbackCount
         source.signal(SIGUSR1)
         #expect(waitUntil(timeout: 10) { watch.readIfChanged() == [DeclaredLatency(minimum: 2000, maximum: 2000)] })
-        #expect(watch.callbackCount > callbacks)
+        // The new range can be read from the source before the server has told the watch:
+        // wait, with a bound, for the callback rather than expect it already there.
+        #expect(waitUntil(timeout: 10) { watch.callbackCount > callbacks })
     }
 
     @Test("a recording's bext time is when its first sample was captured: frame 0's arrival less the latency the source declares",
