@@ -35,6 +35,15 @@ enum FuzzTarget: String, CaseIterable {
     /// A Standard MIDI File, read as `jackwave plot take.mid` reads one (`MidiNotes`: the
     /// checks before portSMF, then portSMF).
     case smf
+    /// Folder contents into the namer: the bytes split at newlines into the names of a
+    /// folder, numbered as pieces and as takes in pieces read them (`FileNaming.numbers`):
+    /// the next number must be one no usable name holds, and never past the bound. The
+    /// first name, if it is a `--name-pattern`, names a take and a wall-clock piece.
+    case names
+    /// A Standard MIDI File drawn as `jackwave plot take.mid` draws one (`Plot.draw`): read
+    /// through `MidiNotes`, then laid out as a piano roll (`MidiPictureRenderer`) into a
+    /// small PNG in /dev/shm.
+    case smfplot
 
     /// The target `JACKWAVE_FUZZ_TARGET` names (csv when unset).
     static let chosen: FuzzTarget = {
@@ -57,6 +66,8 @@ enum FuzzTarget: String, CaseIterable {
         case .soundfile: soundFile(bytes)
         case .midi: midi(bytes)
         case .smf: smf(bytes)
+        case .names: names(bytes)
+        case .smfplot: smfPlot(bytes)
         }
         return 0
     }
@@ -150,5 +161,40 @@ extension FuzzTarget {
     static func smf(_ bytes: UnsafeBufferPointer<UInt8>) {
         save(bytes, to: smfPath)
         _ = try? MidiNotes.read(path: smfPath)
+    }
+}
+
+extension FuzzTarget {
+    static func names(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let names = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        for fields in 1...2 {
+            let found = FileNaming.numbers(in: names, prefix: "take-", ext: ".wav", fields: fields)
+            let next = (found.numbered.map(\.number).max() ?? 0) + 1
+            guard next <= FileNaming.maximumNumber + 1, found.numbered.allSatisfy({ $0.number < next }) else {
+                fatalError("names: the next number \(next) is held or past the bound")
+            }
+            let naming = FileNaming(base: "take.wav", scheme: fields == 1 ? .pieces : .takePieces)
+            let name = naming.path(take: next, piece: fields == 1 ? next : 1)
+            guard !found.numbered.contains(where: { $0.name == name }) else { fatalError("names: \(name) is taken") }
+        }
+        guard let first = names.first, let pattern = try? NamePattern.parse(first) else { return }
+        // An instant from the last 8 bytes, within what the kernel's clock can be set to
+        // (64-bit nanoseconds: ±292 years around 1970, within ±2^34 s).
+        var raw: Int64 = 0
+        for byte in bytes.suffix(8) { raw = raw << 8 | Int64(byte) }
+        let instant = WallClockTime(seconds: Int(raw % (1 << 34)), nanoseconds: 0)
+        _ = pattern.path(for: instant, zone: UTCRules())
+        _ = pattern.widestPath(abbreviationBytes: 6)
+        _ = FileNaming.TakeNames(pattern: first, production: ProductionInfo(project: "p", scene: "s", firstTake: 1, tape: "r"))
+            .name(take: FileNaming.maximumNumber + 1)
+    }
+
+    /// The picture the SMF-plot target draws each input into.
+    static let smfPicturePath = "/dev/shm/jackwave-fuzz-\(getpid()).png"
+
+    static func smfPlot(_ bytes: UnsafeBufferPointer<UInt8>) {
+        save(bytes, to: smfPath)
+        let options = PlotOptions(width: PlotOptions.widthRange.lowerBound, height: PlotOptions.heightRange.lowerBound)
+        _ = try? Plot.draw(smfPath, to: smfPicturePath, options: options, existing: .replace)
     }
 }
