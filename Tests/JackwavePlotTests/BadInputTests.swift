@@ -56,6 +56,18 @@ func startPastEnd() throws {
 @Test("a level stream with a header and no rows is bad input and creates nothing")
 func emptyLevelStream() throws { let s = try Scratch(); try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n")) }
 
+@Test("a level stream drawn up to 0 s is bad input and creates nothing")
+func levelStreamEndingAtZero() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n0,0,0.5\n480,0.01,0.25\n"), options: PlotOptions(end: 0))
+}
+
+@Test("a MIDI file drawn up to 0 s is bad input and creates nothing")
+func midiEndingAtZero() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.bytes("take.mid", jackwaveTake().bytes), options: PlotOptions(end: 0))
+}
+
 @Test("a height too small for the lanes is bad input and creates nothing")
 func tooShort() throws {
     let s = try Scratch()
