@@ -91,6 +91,9 @@ public struct LevelStreamTable: Sendable, Equatable {
         guard time.isFinite, time >= 0 else {
             throw LevelStreamReadError("\(place): time '\(text(1))' is not a number of seconds")
         }
+        guard time < LevelStreamReader.maximumSeconds else {
+            throw LevelStreamReadError("\(place): time '\(text(1))' is past any recording (a level stream's times are under 10^12 s)")
+        }
         if let previous = lastTime, time < previous {
             throw LevelStreamReadError("\(place): time \(text(1)) goes back before \(previous)")
         }

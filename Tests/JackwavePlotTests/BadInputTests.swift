@@ -68,6 +68,13 @@ func midiEndingAtZero() throws {
     try expectBadInput(s, s.bytes("take.mid", jackwaveTake().bytes), options: PlotOptions(end: 0))
 }
 
+@Test("a level stream with a time past 10^12 s is bad input and creates nothing")
+func levelStreamTimeTooLate() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n0,0,0.5\n480,1e300,0.25\n"))
+    try expectBadInput(s, s.text("l.jsonl", "{\"frame\":0,\"time\":1e13,\"peak\":[0.5]}\n"))
+}
+
 @Test("a height too small for the lanes is bad input and creates nothing")
 func tooShort() throws {
     let s = try Scratch()
