@@ -16,14 +16,18 @@ import JackwaveUnattended
 /// input may crash, trap, hang or grow memory without bound (libFuzzer's `-rss_limit_mb`,
 /// `-timeout` and `-malloc_limit_mb` say so). Refusals are the expected outcome.
 enum FuzzTarget: String, CaseIterable {
-    /// A level stream, CSV and JSON Lines (`LevelStreamReader`), with plot's bound on rows.
+    /// A level stream, CSV and JSON Lines (`LevelStreamReader`), with plot's bound on rows;
+    /// one that reads is drawn as `jackwave plot` draws it (`Plot.draw`, a small PNG in
+    /// /dev/shm): whole, up to its first row's time, and from its last row's.
     case csv, jsonl
     /// A UDP datagram: liblo's decoding (`OscDecoder`), then every message through the
     /// dispatcher (`RemoteControl.handle`, no run attached) and its lines through the escaping,
     /// and through a session manager client's reading of it (`NSMClient.request`).
     case osc
     /// A command line: the bytes split at NUL into arguments (`Jackwave.parseOnly`), and the
-    /// OSC option values (`OscBinding`, `OscNetwork`).
+    /// OSC option values (`OscBinding`, `OscNetwork`); a run's that parses, through the checks
+    /// made once the server's rate is known (`RunOptions.takeSettings`, `recordingSpec`), at
+    /// the lowest, a common and the highest rate.
     case options
     /// A sound file: the bytes as a file, opened as plot opens one (`SoundFile(readingFrom:)`:
     /// libsndfile's header, then `SoundFileHeaderCheck`), a few frames and its cue points read.
@@ -73,7 +77,15 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     static func levelStream(_ bytes: UnsafeBufferPointer<UInt8>, _ format: LevelStreamFormat) {
-        _ = try? LevelStreamReader.parse(TextBytes(Data(bytes)), format: format, path: "fuzz", maximumPeaks: 1 << 14)
+        guard let table = try? LevelStreamReader.parse(TextBytes(Data(bytes)), format: format, path: "fuzz", maximumPeaks: 1 << 14)
+        else { return }
+        let path = "/dev/shm/jackwave-fuzz-\(getpid()).\(format.rawValue)"
+        save(bytes, to: path)
+        let small = (width: PlotOptions.widthRange.lowerBound, height: PlotOptions.heightRange.lowerBound)
+        for (start, end) in [(nil, nil), (nil, table.times.first), (table.times.last, nil)] as [(Double?, Double?)] {
+            let options = PlotOptions(width: small.width, height: small.height, start: start, end: end)
+            _ = try? Plot.draw(path, to: smfPicturePath, options: options, existing: .replace)
+        }
     }
 
     /// One decoder and one remote control for the whole run, as jackwave has.
@@ -94,6 +106,15 @@ enum FuzzTarget: String, CaseIterable {
     static func options(_ bytes: UnsafeBufferPointer<UInt8>) {
         let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         _ = Jackwave.parseOnly(arguments)
+        if let run = try? RunOptionsParser.parse(arguments) {
+            let channels = run.jack.channels ?? 2
+            for rate in [1000, 48000, 768_000] {
+                _ = try? run.takeSettings(channels: channels, serverRate: rate)
+                if let path = run.recording.path, let format = SoundFormat.forPath(path) {
+                    _ = try? run.recordingSpec(path: path, format: format, channels: channels, serverRate: rate, period: 1024)
+                }
+            }
+        }
         for argument in arguments.prefix(4) {
             _ = OscBinding.parse(argument)
             _ = OscNetwork(argument)
@@ -189,7 +210,7 @@ extension FuzzTarget {
             .name(take: FileNaming.maximumNumber + 1)
     }
 
-    /// The picture the SMF-plot target draws each input into.
+    /// The picture the drawing targets (smfplot; csv and jsonl) draw each input into.
     static let smfPicturePath = "/dev/shm/jackwave-fuzz-\(getpid()).png"
 
     static func smfPlot(_ bytes: UnsafeBufferPointer<UInt8>) {
