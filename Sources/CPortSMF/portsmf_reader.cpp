@@ -66,6 +66,36 @@ jackwave_smf_status slurp(const char *path, std::string &bytes, std::string &why
     return status;
 }
 
+/// The time in seconds of `beat` through `map`, as portSMF's `beat_to_time` reckons it
+/// (straight between the map's points, then on at its last tempo), but found by halving:
+/// portSMF looks from the map's start for every event, which made a file of many tempo
+/// changes and many notes quadratic to read (`seq.convert_to_seconds`).
+double seconds_at(Alg_time_map &map, double beat) {
+    Alg_beats &points = map.beats;
+    if (beat <= 0 || points.len < 1) return beat <= 0 ? 0 : beat * 60.0 / ALG_DEFAULT_BPM;
+    // The first point at or after `beat`.
+    long low = 0, high = points.len;
+    while (low < high) {
+        long middle = low + (high - low) / 2;
+        if (points.beats[middle].beat < beat) low = middle + 1; else high = middle;
+    }
+    if (low == 0) return points.beats[0].time;
+    const Alg_beat *a, *b;
+    if (low < points.len) {
+        a = &points.beats[low - 1];
+        b = &points.beats[low];
+    } else if (map.last_tempo_flag) {
+        const Alg_beat &last = points.beats[points.len - 1];
+        return last.time + (beat - last.beat) / map.last_tempo;
+    } else if (points.len == 1) {
+        return beat * 60.0 / ALG_DEFAULT_BPM;
+    } else {
+        a = &points.beats[points.len - 2];
+        b = &points.beats[points.len - 1];
+    }
+    return a->time + (beat - a->beat) * (b->time - a->time) / (b->beat - a->beat);
+}
+
 /// portSMF's reading of checked bytes, into `file`.
 jackwave_smf_status parse(const std::string &bytes, jackwave_smf &file, std::string &why) {
     std::istringstream in(bytes);
@@ -74,8 +104,9 @@ jackwave_smf_status parse(const std::string &bytes, jackwave_smf &file, std::str
         why = "portSMF cannot parse it";
         return JACKWAVE_SMF_MALFORMED;
     }
-    seq.convert_to_seconds();
-    file.length = seq.get_real_dur();
+    // Read in beats, each time found in the map here (`seconds_at`).
+    Alg_time_map &map = *seq.get_time_map();
+    file.length = seconds_at(map, seq.get_beat_dur());
     int tracks = seq.tracks();
     file.names.assign(size_t(tracks), std::string());
     file.named.assign(size_t(tracks), false);
@@ -90,8 +121,8 @@ jackwave_smf_status parse(const std::string &bytes, jackwave_smf &file, std::str
                 note.channel = uint8_t(n->chan & 0x0f);
                 note.pitch = uint8_t(n->get_identifier() & 0x7f);
                 note.velocity = uint8_t(int(n->loud) & 0x7f);
-                note.start = n->time;
-                note.duration = n->dur;
+                note.start = seconds_at(map, n->time);
+                note.duration = seconds_at(map, n->time + n->dur) - note.start;
                 file.notes.push_back(note);
             } else if (!file.named[size_t(t)] && e->is_update() && e->get_update_type() == 's') {
                 // portSMF names the first track's 0x03 event "seqnames", the others' "tracknames".

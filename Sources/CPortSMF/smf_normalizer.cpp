@@ -122,11 +122,20 @@ jackwave_smf_status normalize_track(const unsigned char *data, size_t begin, siz
                     why = "more than " + std::to_string(JACKWAVE_SMF_MAX_NOTES) + " notes";
                     return JACKWAVE_SMF_TOO_MANY_NOTES;
                 }
+                // A key sounds once: a note-on on a key already sounding ends the note before
+                // it there, as a synthesizer's voice is retriggered. portSMF's reader looks for
+                // a note-off's notes through every note still sounding in the track, so
+                // overlapping notes on one key made plotting quadratic in them (200,000
+                // repeated note-ons took minutes); now at most one note per channel and key
+                // is sounding, which bounds that search at 16 × 128 notes.
+                if (sounding[channel][d[0]]) {
+                    const unsigned char off[] = {(unsigned char)(0x80 | channel), d[0], 0};
+                    w.event(off, sizeof off);
+                }
                 sounding[channel][d[0]] = true;
                 const unsigned char on[] = {status, d[0], d[1]};
                 w.event(on, sizeof on);
             } else if ((kind == 0x80 || kind == 0x90) && sounding[channel][d[0]]) {
-                // portSMF ends every sounding note of that key and channel at one note-off.
                 sounding[channel][d[0]] = false;
                 const unsigned char off[] = {(unsigned char)(0x80 | channel), d[0], 0};
                 w.event(off, sizeof off);
@@ -152,6 +161,10 @@ jackwave_smf_status normalize_track(const unsigned char *data, size_t begin, siz
                 if (!tempo) {
                     why = "a tempo event that is not 3 bytes of a tempo above 0, at byte " + std::to_string(at);
                     return JACKWAVE_SMF_MALFORMED;
+                }
+                if (++out.tempos > size_t(JACKWAVE_SMF_MAX_TEMPOS)) {
+                    why = "more than " + std::to_string(JACKWAVE_SMF_MAX_TEMPOS) + " tempo events";
+                    return JACKWAVE_SMF_UNSUPPORTED;
                 }
                 const unsigned char change[] = {0xff, 0x51, 0x03, data[body], data[body + 1], data[body + 2]};
                 w.event(change, sizeof change);

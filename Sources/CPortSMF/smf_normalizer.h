@@ -26,6 +26,8 @@ struct NormalizedSMF {
     int tracks = 0;
     /// Note-ons with a velocity (what becomes a note).
     size_t notes = 0;
+    /// Tempo events passed on.
+    size_t tempos = 0;
 };
 
 /// Checks and rewrites `size` bytes of a file; on anything but `JACKWAVE_SMF_OK`, `why`

@@ -8,6 +8,10 @@ public enum LevelStreamReader {
     /// The most channels a stream may have: jackwave records at most 1024 ports, and a header
     /// of 200,000 columns is no level stream to size a table by.
     public static let maximumChannels = 1024
+    /// A row's time is under this many seconds (31,700 years), as a MIDI file's length is
+    /// for plot: a time past it is no recording's, and far past it a picture's title and
+    /// axis could not write it (whole seconds as `Int64`).
+    public static let maximumSeconds = 1e12
 
     /// Reads and checks a whole stream from a file; `maximumPeaks` as `LevelStreamTable` says.
     public static func read(path: String, maximumPeaks: Int? = nil) throws(LevelStreamReadError) -> LevelStreamTable {

@@ -70,7 +70,15 @@ public struct LevelStreamTable: Sendable, Equatable {
         guard count >= 0, count == count.rounded(), count < 1e15 else {
             throw LevelStreamReadError("\(place): dropouts '\(count)' is not a count")
         }
-        if dropouts.count == frames.count { dropouts[dropouts.count - 1] += Int(count) } else { dropouts.append(Int(count)) }
+        if dropouts.count == frames.count { dropouts[dropouts.count - 1] = Self.sum(dropouts[dropouts.count - 1], Int(count)) }
+        else { dropouts.append(Int(count)) }
+    }
+
+    /// Two counts of merged rows added, stopping at `Int.max`: each row may say up to 10^15,
+    /// and a kept row of a long stream stands for thousands of rows.
+    static func sum(_ a: Int, _ b: Int) -> Int {
+        let (total, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : total
     }
 
     /// Rows read.
@@ -90,6 +98,9 @@ public struct LevelStreamTable: Sendable, Equatable {
         }
         guard time.isFinite, time >= 0 else {
             throw LevelStreamReadError("\(place): time '\(text(1))' is not a number of seconds")
+        }
+        guard time < LevelStreamReader.maximumSeconds else {
+            throw LevelStreamReadError("\(place): time '\(text(1))' is past any recording (a level stream's times are under 10^12 s)")
         }
         if let previous = lastTime, time < previous {
             throw LevelStreamReadError("\(place): time \(text(1)) goes back before \(previous)")
@@ -125,7 +136,7 @@ public struct LevelStreamTable: Sendable, Equatable {
                 peaks[i * channelCount + c] = Self.larger(peaks[2 * i * channelCount + c], peaks[(2 * i + 1) * channelCount + c])
             }
             if hasLoudness { loudness[i] = loudness[2 * i + 1] ?? loudness[2 * i] }
-            if hasDropouts { dropouts[i] = dropouts[2 * i] + dropouts[2 * i + 1] }
+            if hasDropouts { dropouts[i] = Self.sum(dropouts[2 * i], dropouts[2 * i + 1]) }
         }
         frames.removeLast(frames.count - half)
         times.removeLast(times.count - half)

@@ -20,8 +20,8 @@ public struct ColumnGrid: Sendable, Equatable {
     public var endFrame: Int64 { firstFrame + frameCount }
 
     /// The first frame of column `c` (`c == columns` gives `endFrame`).
-    /// `c · n` stays far below `Int64.max` for any file libsndfile can hold and any
-    /// width cairo can draw (n < 2^47, W < 2^15).
+    /// `c · n` stays far below `Int64.max` for any file a plot reads and any width cairo
+    /// can draw (n ≤ 2^47, `SoundFileHeaderCheck.maximumFrames`; W < 2^15).
     @inline(__always)
     public func firstFrame(ofColumn c: Int) -> Int64 {
         firstFrame + (Int64(c) * frameCount + Int64(columns) - 1) / Int64(columns)

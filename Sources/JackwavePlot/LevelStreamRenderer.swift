@@ -89,7 +89,11 @@ public enum LevelStreamRenderer {
         var loudest = [Float](repeating: -1, count: count)
         for i in shown {
             let t = Swift.max(picture.start, stream.times[i])
-            let k = Swift.min(count - 1, Int((t - picture.start) * pixelsPerSecond / minimumPitch))
+            // The row's place across the span, 0 to 1, then in bars: a span of a few smallest
+            // doubles (a hostile stream's) has no finite pixels per second, and NaN or ∞
+            // compares false here, landing in the last bar rather than trapping.
+            let place = (t - picture.start) / span * (box.width / minimumPitch)
+            let k = place < Double(count - 1) ? Int(place) : count - 1
             loudest[k] = Swift.max(loudest[k], stream.peaks[i])
         }
         return loudest.indices.compactMap { k in

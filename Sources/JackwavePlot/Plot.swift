@@ -45,13 +45,19 @@ public enum Plot {
         }
     }
 
-    /// The shown time range, checked against the input's duration (seconds).
+    /// The shown time range, checked against the input's duration (seconds): never empty, as
+    /// the title and the axis divide by its length (`--end 0` alone, with the default start
+    /// of 0, is refused here).
     static func range(_ o: PlotOptions, duration: Double, input: String) throws(PlotError) -> (start: Double, end: Double) {
         let start = o.start ?? 0
         if start >= duration {
             throw .badInput("\(setting: .plotStart) \(seconds(start)) is past the end of \(input) (\(TimeText.duration(duration)))")
         }
-        return (start, Swift.min(duration, o.end ?? duration))
+        let end = Swift.min(duration, o.end ?? duration)
+        if end <= start {
+            throw .badInput("\(setting: .plotEnd) \(seconds(end)) must be after the start (\(seconds(start)) s)")
+        }
+        return (start, end)
     }
 
     /// The picture's size for `lanes` lanes, checked; more lanes than the tallest picture

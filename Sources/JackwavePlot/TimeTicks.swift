@@ -44,11 +44,18 @@ public struct TimeTicks: Sendable, Equatable {
         let limit = Swift.max(2, maxCount)
         // Tolerance: a tick a hair outside the range (float noise) still counts.
         let eps = (end - start) * 1e-9
-        var step = steps.last!
-        for candidate in steps {
+        func fits(_ candidate: Double) -> Bool {
             let first = ((start - eps) / candidate).rounded(.up)
             let last = ((end + eps) / candidate).rounded(.down)
-            if last - first + 1 <= Double(limit) { step = candidate; break }
+            return last - first + 1 <= Double(limit)
+        }
+        // Past the table's 1000 days, steps go on as 2, 5, 10 × 1000 days…: a MIDI file or a
+        // level stream may span 10^12 s, which the table's last step cut into 11,575 ticks.
+        var step = steps.first(where: fits) ?? steps.last!
+        var longer = 0
+        while !fits(step) && step.isFinite {
+            step *= longer % 3 == 1 ? 2.5 : 2
+            longer += 1
         }
         let first = ((start - eps) / step).rounded(.up)
         let last = ((end + eps) / step).rounded(.down)

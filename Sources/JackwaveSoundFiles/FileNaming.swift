@@ -118,21 +118,24 @@ public struct FileNaming: Sendable, Equatable {
     /// `stem-NNN-NNN.ext` for `.takePieces`), whatever the numbers; for `.single`, the path
     /// itself if it exists.
     public func existingFiles() -> [String] {
-        existing().map(\.path)
+        existing().numbered.map(\.path)
     }
 
     /// The first number after every existing file's: the next piece for `.pieces`, the
-    /// next take for `.takes` and `.takePieces`; 1 when none exists.
+    /// next take for `.takes` and `.takePieces`; 1 when none exists. Names whose number is
+    /// beyond `maximumNumber` are passed over (`passedOver`), never trapped on.
     public func firstFreeNumber() -> Int {
         if let takeNames, scheme == .takes || scheme == .takePieces {
             // Take names: from the first take given, the first whose name nothing holds.
             let first = takeNames.production.firstTake ?? 1
             var info = stat()
             var take = first
-            while lstat(path(take: take, piece: 1), &info) == 0 && take - first < Self.maximumTakeSkips { take += 1 }
+            while take < Self.maximumNumber && take - first < Self.maximumTakeSkips && lstat(path(take: take, piece: 1), &info) == 0 {
+                take += 1
+            }
             return take
         }
-        return (existing().map(\.number).max() ?? 0) + 1
+        return (existing().numbered.map(\.number).max() ?? 0) + 1
     }
 
     /// Take names passed over, at most, looking for a free one.
@@ -147,25 +150,53 @@ public struct FileNaming: Sendable, Equatable {
         }
     }
 
-    /// Existing names of this scheme with their (first) number.
-    private func existing() -> [(path: String, number: Int)] {
+    /// The highest number a name may carry and still be numbered after: 999,999,999 (nine
+    /// digits). A run numbers from 1 and adds one per file or take, so at one piece a second
+    /// it would take 31 years to get there; a name beyond it was not written by jackwave (it
+    /// is planted, or another program's), and numbering after it would reach numbers that
+    /// overflow. The next number after it, 1,000,000,000, still fits any integer type.
+    public static let maximumNumber = 999_999_999
+
+    /// The names in the folder that look like this scheme's but carry a number beyond
+    /// `maximumNumber`, sorted: a run passes over them (and says so), numbering after the
+    /// highest usable one.
+    public func passedOver() -> [String] {
+        existing().passedOver
+    }
+
+    /// Existing names of this scheme with their (first) number, and those passed over.
+    private func existing() -> (numbered: [(path: String, number: Int)], passedOver: [String]) {
         let (stem, ext) = stemAndExtension(take: unarmedTake)
         if scheme == .single {
             var info = stat()
-            return lstat(base, &info) == 0 ? [(base, 0)] : []
+            return (lstat(base, &info) == 0 ? [(base, 0)] : [], [])
         }
         let directory = FileNames.directory(stem)
-        let prefix = FileNames.lastComponent(stem) + "-"
-        let numbers = scheme == .takePieces ? 2 : 1
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-        var found: [(String, Int)] = []
+        let found = Self.numbers(in: names, prefix: FileNames.lastComponent(stem) + "-", ext: ext, fields: scheme == .takePieces ? 2 : 1)
+        func path(_ name: String) -> String { directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name }
+        return (found.numbered.map { (path($0.name), $0.number) }.sorted { $0.0 < $1.0 }, found.passedOver.map(path).sorted())
+    }
+
+    /// Reads the numbers of `names` (a folder's, as found) that have the shape `prefix` +
+    /// `fields` numbers of three digits or more joined by `-` + `ext`: each name's first
+    /// number, or, beyond `maximumNumber`, the name passed over. Names of another shape are
+    /// ignored. Never traps, whatever the names (a fuzz target feeds it).
+    public static func numbers(in names: [String], prefix: String, ext: String, fields: Int) -> (numbered: [(name: String, number: Int)], passedOver: [String]) {
+        var numbered: [(name: String, number: Int)] = []
+        var passedOver: [String] = []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(ext) && name.count > prefix.count + ext.count {
-            let fields = name.dropFirst(prefix.count).dropLast(ext.count).split(separator: "-", omittingEmptySubsequences: false)
-            guard fields.count == numbers,
-                  fields.allSatisfy({ $0.count >= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-                  let first = Int(fields[0]) else { continue }
-            found.append((directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name, first))
+            let parts = name.dropFirst(prefix.count).dropLast(ext.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == fields, parts.allSatisfy({ $0.count >= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { continue }
+            // Checked, not trusted: `Int` refuses a number too long for it (nil), and every
+            // field must be usable, so that a piece number never overflows either.
+            let values = parts.map { Int($0).flatMap { $0 <= maximumNumber ? $0 : nil } }
+            if let first = values[0], values.allSatisfy({ $0 != nil }) {
+                numbered.append((name, first))
+            } else {
+                passedOver.append(name)
+            }
         }
-        return found.sorted { $0.0 < $1.0 }
+        return (numbered, passedOver)
     }
 }

@@ -13,6 +13,11 @@ public enum SoundFileHeaderCheck {
     /// For compressed data: FLAC's most compact frame, a constant subframe of 65535
     /// samples, is a few bytes per channel, about 10^4 samples per byte.
     public static let maximumSamplesPerByte: Int64 = 65536
+    /// The most frames a file may claim: 5.8 years at 768 kHz, 93 at 48 kHz. tmpfs holds a
+    /// sparse file of 2^63 bytes, so the size alone bounds nothing; past this, a frame count
+    /// times the widest picture's columns (2^14) would overflow, and near 2^63 a duration in
+    /// seconds at 1 Hz no longer converts back to frames.
+    public static let maximumFrames: Int64 = 1 << 47
 
     /// What is wrong with a header saying this of a file of `fileBytes` bytes, in the
     /// user's terms; nil when it is believable.
@@ -24,6 +29,9 @@ public enum SoundFileHeaderCheck {
             return "its header says a sample rate of \(sampleRate) Hz, which no recording has"
         }
         guard frames >= 0 else { return "its header says \(frames) frames" }
+        guard frames <= maximumFrames else {
+            return "its header says \(frames) frames; a recording holds at most 2^47 (5.8 years at 768 kHz)"
+        }
         let samples = frames.multipliedReportingOverflow(by: Int64(channels))
         if let width = sampleBytes(format: format) {
             let bytes = samples.partialValue.multipliedReportingOverflow(by: Int64(width))

@@ -71,6 +71,11 @@ public struct StreamTarget: Sendable, Equatable {
               host.unicodeScalars.allSatisfy({ ($0.properties.isASCIIHexDigit || $0.isASCIILetterOrDigit) || ".-:".unicodeScalars.contains($0) }) else {
             throw refuse("no host name or address after \(scheme)://")
         }
+        // URLComponents reads a port too large for an Int as none, which would be the default:
+        // a port written is the one used, or refused.
+        if url.port == nil, let written = writtenPort(text), !written.isEmpty {
+            throw refuse("port \(written) is not between 1 and 65535")
+        }
         let port = url.port ?? (tls ? 8443 : 8000)
         guard (1...65535).contains(port) else { throw refuse("port \(port) is not between 1 and 65535") }
         let user = url.user ?? "source"
@@ -97,6 +102,18 @@ public struct StreamTarget: Sendable, Equatable {
                                   passwordInURL: url.password.flatMap { $0.isEmpty ? nil : $0 })
         target.tls = tls
         return target
+    }
+}
+
+extension StreamTarget {
+    /// The port as `text` writes it (`99999999999999999999` in
+    /// `icecast://h:99999999999999999999/a.ogg`), nil if it writes none.
+    static func writtenPort(_ text: String) -> Substring? {
+        guard let scheme = text.firstRange(of: "://") else { return nil }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
+        let rest = hostAndPort.hasPrefix("[") ? hostAndPort.drop { $0 != "]" }.dropFirst() : hostAndPort.drop { $0 != ":" }
+        return rest.hasPrefix(":") ? rest.dropFirst() : nil
     }
 }
 

@@ -16,14 +16,18 @@ import JackwaveUnattended
 /// input may crash, trap, hang or grow memory without bound (libFuzzer's `-rss_limit_mb`,
 /// `-timeout` and `-malloc_limit_mb` say so). Refusals are the expected outcome.
 enum FuzzTarget: String, CaseIterable {
-    /// A level stream, CSV and JSON Lines (`LevelStreamReader`), with plot's bound on rows.
+    /// A level stream, CSV and JSON Lines (`LevelStreamReader`), with plot's bound on rows;
+    /// one that reads is drawn as `jackwave plot` draws it (`Plot.draw`, a small PNG in
+    /// /dev/shm): whole, up to its first row's time, and from its last row's.
     case csv, jsonl
     /// A UDP datagram: liblo's decoding (`OscDecoder`), then every message through the
     /// dispatcher (`RemoteControl.handle`, no run attached) and its lines through the escaping,
     /// and through a session manager client's reading of it (`NSMClient.request`).
     case osc
     /// A command line: the bytes split at NUL into arguments (`Jackwave.parseOnly`), and the
-    /// OSC option values (`OscBinding`, `OscNetwork`).
+    /// OSC option values (`OscBinding`, `OscNetwork`); a run's that parses, through the checks
+    /// made once the server's rate is known (`RunOptions.takeSettings`, `recordingSpec`), at
+    /// the lowest, a common and the highest rate.
     case options
     /// A sound file: the bytes as a file, opened as plot opens one (`SoundFile(readingFrom:)`:
     /// libsndfile's header, then `SoundFileHeaderCheck`), a few frames and its cue points read.
@@ -35,6 +39,15 @@ enum FuzzTarget: String, CaseIterable {
     /// A Standard MIDI File, read as `jackwave plot take.mid` reads one (`MidiNotes`: the
     /// checks before portSMF, then portSMF).
     case smf
+    /// Folder contents into the namer: the bytes split at newlines into the names of a
+    /// folder, numbered as pieces and as takes in pieces read them (`FileNaming.numbers`):
+    /// the next number must be one no usable name holds, and never past the bound. The
+    /// first name, if it is a `--name-pattern`, names a take and a wall-clock piece.
+    case names
+    /// A Standard MIDI File drawn as `jackwave plot take.mid` draws one (`Plot.draw`): read
+    /// through `MidiNotes`, then laid out as a piano roll (`MidiPictureRenderer`) into a
+    /// small PNG in /dev/shm.
+    case smfplot
 
     /// The target `JACKWAVE_FUZZ_TARGET` names (csv when unset).
     static let chosen: FuzzTarget = {
@@ -57,12 +70,22 @@ enum FuzzTarget: String, CaseIterable {
         case .soundfile: soundFile(bytes)
         case .midi: midi(bytes)
         case .smf: smf(bytes)
+        case .names: names(bytes)
+        case .smfplot: smfPlot(bytes)
         }
         return 0
     }
 
     static func levelStream(_ bytes: UnsafeBufferPointer<UInt8>, _ format: LevelStreamFormat) {
-        _ = try? LevelStreamReader.parse(TextBytes(Data(bytes)), format: format, path: "fuzz", maximumPeaks: 1 << 14)
+        guard let table = try? LevelStreamReader.parse(TextBytes(Data(bytes)), format: format, path: "fuzz", maximumPeaks: 1 << 14)
+        else { return }
+        let path = "/dev/shm/jackwave-fuzz-\(getpid()).\(format.rawValue)"
+        save(bytes, to: path)
+        let small = (width: PlotOptions.widthRange.lowerBound, height: PlotOptions.heightRange.lowerBound)
+        for (start, end) in [(nil, nil), (nil, table.times.first), (table.times.last, nil)] as [(Double?, Double?)] {
+            let options = PlotOptions(width: small.width, height: small.height, start: start, end: end)
+            _ = try? Plot.draw(path, to: smfPicturePath, options: options, existing: .replace)
+        }
     }
 
     /// One decoder and one remote control for the whole run, as jackwave has.
@@ -83,6 +106,15 @@ enum FuzzTarget: String, CaseIterable {
     static func options(_ bytes: UnsafeBufferPointer<UInt8>) {
         let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         _ = Jackwave.parseOnly(arguments)
+        if let run = try? RunOptionsParser.parse(arguments) {
+            let channels = run.jack.channels ?? 2
+            for rate in [1000, 48000, 768_000] {
+                _ = try? run.takeSettings(channels: channels, serverRate: rate)
+                if let path = run.recording.path, let format = SoundFormat.forPath(path) {
+                    _ = try? run.recordingSpec(path: path, format: format, channels: channels, serverRate: rate, period: 1024)
+                }
+            }
+        }
         for argument in arguments.prefix(4) {
             _ = OscBinding.parse(argument)
             _ = OscNetwork(argument)
@@ -150,5 +182,40 @@ extension FuzzTarget {
     static func smf(_ bytes: UnsafeBufferPointer<UInt8>) {
         save(bytes, to: smfPath)
         _ = try? MidiNotes.read(path: smfPath)
+    }
+}
+
+extension FuzzTarget {
+    static func names(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let names = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        for fields in 1...2 {
+            let found = FileNaming.numbers(in: names, prefix: "take-", ext: ".wav", fields: fields)
+            let next = (found.numbered.map(\.number).max() ?? 0) + 1
+            guard next <= FileNaming.maximumNumber + 1, found.numbered.allSatisfy({ $0.number < next }) else {
+                fatalError("names: the next number \(next) is held or past the bound")
+            }
+            let naming = FileNaming(base: "take.wav", scheme: fields == 1 ? .pieces : .takePieces)
+            let name = naming.path(take: next, piece: fields == 1 ? next : 1)
+            guard !found.numbered.contains(where: { $0.name == name }) else { fatalError("names: \(name) is taken") }
+        }
+        guard let first = names.first, let pattern = try? NamePattern.parse(first) else { return }
+        // An instant from the last 8 bytes, within what the kernel's clock can be set to
+        // (64-bit nanoseconds: ±292 years around 1970, within ±2^34 s).
+        var raw: Int64 = 0
+        for byte in bytes.suffix(8) { raw = raw << 8 | Int64(byte) }
+        let instant = WallClockTime(seconds: Int(raw % (1 << 34)), nanoseconds: 0)
+        _ = pattern.path(for: instant, zone: UTCRules())
+        _ = pattern.widestPath(abbreviationBytes: 6)
+        _ = FileNaming.TakeNames(pattern: first, production: ProductionInfo(project: "p", scene: "s", firstTake: 1, tape: "r"))
+            .name(take: FileNaming.maximumNumber + 1)
+    }
+
+    /// The picture the drawing targets (smfplot; csv and jsonl) draw each input into.
+    static let smfPicturePath = "/dev/shm/jackwave-fuzz-\(getpid()).png"
+
+    static func smfPlot(_ bytes: UnsafeBufferPointer<UInt8>) {
+        save(bytes, to: smfPath)
+        let options = PlotOptions(width: PlotOptions.widthRange.lowerBound, height: PlotOptions.heightRange.lowerBound)
+        _ = try? Plot.draw(smfPath, to: smfPicturePath, options: options, existing: .replace)
     }
 }

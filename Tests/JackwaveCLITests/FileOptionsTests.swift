@@ -162,4 +162,66 @@ struct FileOptionsTests {
             try o.checkOutputs()
         }
     }
+
+    /// The line `checkOutputs` refuses `arguments` with, in a fresh folder, nil if it passes.
+    func outputsRefusal(_ arguments: (String) -> [String]) throws -> String? {
+        let dir = NSTemporaryDirectory() + "jackwave-fileopts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let o = try RunOptionsParser.parse(arguments(dir))
+        var line: String?
+        do throws(UsageError) {
+            _ = try o.checkOutputs()
+        } catch {
+            line = error.message.line
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        return line
+    }
+
+    @Test("take names of a 128-byte project and scene are refused at the start, more than NAME_MAX (255) bytes")
+    func takeNameTooLong() throws {
+        let line = try outputsRefusal { ["--record", $0 + "/x.wav", "--transport", "--name-pattern", "%P_%S_%T.wav",
+                                         "--project", String(repeating: "p", count: 128), "--scene", String(repeating: "s", count: 128)] }
+        #expect(line?.hasPrefix("--record") == true, "\(String(describing: line))")
+        #expect(line?.contains("at most 255 (NAME_MAX)") == true, "\(String(describing: line))")
+    }
+
+    @Test("a take name that fits as T001 but not with the widest take number and a temporary's 12 bytes is refused")
+    func takeNameFitsOnlyNow() throws {
+        // 115 + 1 + 115 + "_T001.wav" is 240 bytes; "T1000000000" and ".…_999….XXXXXX" make it 260.
+        let line = try outputsRefusal { ["--record", $0 + "/x.wav", "--transport", "--name-pattern", "%P_%S_%T.wav",
+                                         "--project", String(repeating: "p", count: 115), "--scene", String(repeating: "s", count: 115)] }
+        #expect(line?.contains("NAME_MAX") == true, "\(String(describing: line))")
+        #expect(try outputsRefusal { ["--record", $0 + "/x.wav", "--transport", "--name-pattern", "%P_%S_%T.wav",
+                                      "--project", String(repeating: "p", count: 100), "--scene", String(repeating: "s", count: 100)] } == nil)
+    }
+
+    @Test("a picture beside each file whose name is too long is refused, naming --plot")
+    func pictureNameTooLong() throws {
+        let line = try outputsRefusal { ["--record", $0 + "/x.wav", "--split", "1", "--plot", $0 + "/" + String(repeating: "q", count: 240) + ".png"] }
+        #expect(line?.hasPrefix("--plot") == true, "\(String(describing: line))")
+    }
+
+    @Test("a wall-clock name too long once its fields are at their widest is refused at the start")
+    func wallClockNameTooLong() throws {
+        let line = try outputsRefusal { ["--record", $0 + "/x.wav", "--split-every", "1h", "--name-pattern", String(repeating: "w", count: 230) + "-%Y%m%d-%H%M%S-%Z.wav"] }
+        #expect(line?.contains("NAME_MAX") == true, "\(String(describing: line))")
+    }
+
+    @Test("a path longer than PATH_MAX (4096) with its widest name is refused")
+    func pathTooLong() throws {
+        let dir = NSTemporaryDirectory() + "jackwave-fileopts-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var deep = dir
+        while deep.utf8.count < 4000 { deep += "/" + String(repeating: "d", count: 200) }
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        let o = try RunOptionsParser.parse(["--record", deep + "/" + String(repeating: "t", count: 100) + ".wav", "--split", "1"])
+        do throws(UsageError) {
+            _ = try o.checkOutputs()
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message.line.contains("PATH_MAX"), "\(error.message.line)")
+        }
+    }
 }

@@ -91,4 +91,37 @@ struct BadInputEndToEndTests {
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
     }
+
+    @Test("take names longer than NAME_MAX are refused at the start, not when the take starts")
+    func takeNameTooLong() throws {
+        // Once armed and waited, then lost the take as it started (ENAMETOOLONG, exit 1).
+        let server = try ServerKind.jackd.start()
+        let caseDir = dir + "/\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
+        let run = try Run.jackwave(["--record", caseDir + "/x.wav", "--transport", "--name-pattern", "%P_%S_%T.wav",
+                                    "--project", String(repeating: "p", count: 128), "--scene", String(repeating: "s", count: 128)],
+                                   server: server.name)
+        #expect(run.status == 2, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix("jackwave: error: --record ") == true, "\(run.stderr)")
+        #expect(lines.first?.contains("(NAME_MAX)") == true, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: caseDir).isEmpty)
+    }
+
+    @Test("a planted name numbered Int.max is passed over in one line, and the recording is made")
+    func plantedNamePassedOver() throws {
+        // Once trapped the recorder at its start (arithmetic overflow, exit 132).
+        let server = try ServerKind.jackd.start()
+        let caseDir = dir + "/\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: caseDir, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: caseDir + "/take-9223372036854775807.wav"))
+        try Data().write(to: URL(fileURLWithPath: caseDir + "/take-004.wav"))
+        let run = try Run.jackwave(["--record", caseDir + "/take.wav", "--split", "10", "-d", "0.5"], server: server.name)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").filter { $0.contains("take-9223372036854775807.wav") && $0.contains("passed over") }.count == 1,
+                "\(run.stderr)")
+        let made = try Recording(caseDir + "/take-005.wav")
+        #expect(made.frames > 0)
+    }
 }

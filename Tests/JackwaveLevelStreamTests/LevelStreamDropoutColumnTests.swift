@@ -1,6 +1,6 @@
 import Foundation
 import JackwaveDSP
-import JackwaveLevelStream
+@testable import JackwaveLevelStream
 import Testing
 
 /// A level stream that counts dropouts: a `dropouts` column (CSV) or field (JSON Lines),
@@ -69,5 +69,16 @@ struct LevelStreamDropoutColumnTests {
         let table = try LevelStreamReader.parseCSV(TextBytes(Data(text.utf8)), path: "x", maximumPeaks: 1)
         #expect(table.rowCount < 3000 && table.dropouts.count == table.rowCount)
         #expect(table.dropouts.reduce(0, +) == 3000)   // 0 + 1 + 2 per three rows
+    }
+
+    @Test("merged counts that would pass Int.max stop there instead of trapping the reader")
+    func mergedCountsSaturate() throws {
+        // A CSV stream gets here through 8.4 million rows of 999,999,999,999,999 dropouts each
+        // (a kept row of the 1024 then stands for 16,384); the table starts one row short of it.
+        var table = LevelStreamTable(channelNames: ["a"], channelCount: 1, hasDropouts: true, maximumPeaks: 1)
+        table.frames = [0]
+        table.dropouts = [Int.max - 1000]
+        try table.appendDropouts(999_999_999_999_999, at: "x")
+        #expect(table.dropouts == [Int.max])
     }
 }

@@ -56,6 +56,49 @@ func startPastEnd() throws {
 @Test("a level stream with a header and no rows is bad input and creates nothing")
 func emptyLevelStream() throws { let s = try Scratch(); try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n")) }
 
+@Test("a level stream drawn up to 0 s is bad input and creates nothing")
+func levelStreamEndingAtZero() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n0,0,0.5\n480,0.01,0.25\n"), options: PlotOptions(end: 0))
+}
+
+@Test("a MIDI file drawn up to 0 s is bad input and creates nothing")
+func midiEndingAtZero() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.bytes("take.mid", jackwaveTake().bytes), options: PlotOptions(end: 0))
+}
+
+@Test("a level stream with a time past 10^12 s is bad input and creates nothing")
+func levelStreamTimeTooLate() throws {
+    let s = try Scratch()
+    try expectBadInput(s, s.text("l.csv", "frame,time,in_1\n0,0,0.5\n480,1e300,0.25\n"))
+    try expectBadInput(s, s.text("l.jsonl", "{\"frame\":0,\"time\":1e13,\"peak\":[0.5]}\n"))
+}
+
+/// An RF64 file of 8-bit mono at `rate` Hz whose `ds64` chunk claims `frames`, made that long
+/// as a sparse file in /dev/shm (tmpfs holds a file of up to 2^63 − 1 bytes, taking no memory).
+private func sparseRF64(frames: UInt64, rate: UInt32) throws -> String {
+    func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    let ds64 = le(frames + 72) + le(frames) + le(frames) + le(UInt32(0))
+    let format = le(UInt16(1)) + le(UInt16(1)) + le(rate) + le(rate) + le(UInt16(1)) + le(UInt16(8))
+    let header = Array("RF64".utf8) + le(UInt32.max) + Array("WAVE".utf8) + Array("ds64".utf8) + le(UInt32(ds64.count)) + ds64
+        + Array("fmt ".utf8) + le(UInt32(16)) + format + Array("data".utf8) + le(UInt32.max)
+    let path = "/dev/shm/jackwave-plot-test-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).wav"
+    try Data(header + [UInt8](repeating: 128, count: 1024)).write(to: URL(fileURLWithPath: path))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.truncate(atOffset: UInt64(header.count) + frames)
+    return path
+}
+
+@Test("a recording whose header claims 2^63 frames of a sparse file is bad input and creates nothing")
+func recordingOfAbsurdLength() throws {
+    let s = try Scratch()
+    let input = try sparseRF64(frames: UInt64(Int64.max) - 200, rate: 1)
+    defer { unlink(input) }
+    expectBadInput(s, input)
+}
+
 @Test("a height too small for the lanes is bad input and creates nothing")
 func tooShort() throws {
     let s = try Scratch()

@@ -61,6 +61,17 @@ private func noise(_ count: Int, seed: UInt64) -> [Float] {
     return (0..<count).map { _ in n.next() }
 }
 
+@Test("2^47 frames in the widest picture's columns tile exactly, without overflowing")
+func widestGridOfLongestFile() {
+    // The most frames a file may claim (`SoundFileHeaderCheck.maximumFrames`), from its first.
+    let n: Int64 = 1 << 47, w = PlotOptions.widthRange.upperBound
+    let grid = ColumnGrid(firstFrame: 0, frameCount: n, columns: w)
+    #expect(grid.firstFrame(ofColumn: w) == n)
+    #expect(grid.firstFrame(ofColumn: w / 2) == n / 2)
+    #expect(grid.column(ofFrame: n - 1) == w - 1)
+    #expect(grid.column(ofFrame: n / 2) == w / 2)
+}
+
 @Test("a file shorter than the plot is wide leaves columns empty and puts each frame in its own column")
 func shorterThanWidth() {
     let channels = 2, frames = 100, columns = 300

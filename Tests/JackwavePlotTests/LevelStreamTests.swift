@@ -63,6 +63,18 @@ func barsKeepPeaks() {
     #expect(bars.filter { $0.peak == 1 }.count == 1)
 }
 
+@Test("rows a few smallest doubles apart share bars that stay inside the lane")
+func barsOfDenormalRows() {
+    // A hostile stream's times: 1000 rows, each the smallest positive double after the last.
+    let times = (0..<1000).map { Double($0) * Double.leastNonzeroMagnitude }
+    let stream = LevelStream(channelNames: ["a"], times: times, peaks: [Float](repeating: 0.5, count: times.count))
+    let picture = LevelPicture(title: "", stream: stream, start: 0, end: stream.duration, scale: .linear)
+    let box = Box(x: 0, y: 0, width: 600, height: 100)
+    let bars = LevelStreamRenderer.bars(picture, box: box)
+    #expect(!bars.isEmpty && bars.count <= 200)
+    #expect(bars.allSatisfy { $0.x >= box.x && $0.x <= box.right && $0.peak == 0.5 })
+}
+
 @Test("JSON Lines in any key order, spacing, or with escapes read the same as the writer's form")
 func jsonLinesVariants() throws {
     let text = """

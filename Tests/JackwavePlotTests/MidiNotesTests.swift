@@ -192,4 +192,55 @@ struct MidiNotesTests {
         let error = try #require(try failure(file.bytes))
         #expect(error.message.plain.contains("format 2"), "\(error.message.plain)")
     }
+
+    @Test("200,000 note-ons repeated on one key, with a note on another key between each, each end the note before them")
+    func repeatedNoteOns() throws {
+        // Once read in time that grew as the square of the notes sounding on the key (each
+        // note-off looked through all of them): minutes for this file.
+        var track = MidiFileBytes.Track()
+        track.tempo(500_000)
+        let count = 200_000
+        for i in 0..<count {
+            track.raw([0x90, 60, 100], at: 2 * i)
+            track.raw([0x90, 61, 90], at: 2 * i)
+            track.raw([0x80, 61, 0], at: 2 * i + 1)
+        }
+        track.raw([0x80, 60, 0], at: 2 * count)
+        let notes = try read(MidiFileBytes(division: 96, tracks: [track])).notes
+        let held = notes.filter { $0.pitch == 60 }
+        let between = notes.filter { $0.pitch == 61 }
+        #expect(held.count == count)
+        #expect(between.count == count)
+        // Two ticks at 96 a quarter note of 0.5 s: 1/96 s.
+        let tick = 0.5 / 96
+        #expect(held.enumerated().allSatisfy { abs($0.element.start - Double(2 * $0.offset) * tick) < 1e-9 })
+        #expect(held.allSatisfy { abs($0.duration - 2 * tick) < 1e-9 && $0.velocity == 100 })
+        #expect(between.allSatisfy { abs($0.duration - tick) < 1e-9 && $0.velocity == 90 })
+    }
+
+    @Test("10,000 tempo changes, the most read, each move the notes after them")
+    func manyTempoChanges() throws {
+        var track = MidiFileBytes.Track()
+        var expected: [Double] = []
+        var seconds = 0.0
+        for k in 0..<10_000 {
+            let tempo = k % 2 == 0 ? 500_000 : 250_000
+            track.tempo(tempo, at: 96 * k)
+            track.note(60, at: 96 * k + 48, length: 24)
+            expected.append(seconds + 0.5 * Double(tempo) / 1e6)
+            seconds += Double(tempo) / 1e6
+        }
+        let notes = try read(MidiFileBytes(division: 96, tracks: [track])).notes
+        #expect(notes.count == expected.count)
+        #expect(zip(notes, expected).allSatisfy { abs($0.start - $1) < 1e-6 })
+    }
+
+    @Test("a file of more than 10,000 tempo events is refused as a kind not drawn")
+    func tooManyTempoEvents() throws {
+        var track = MidiFileBytes.Track()
+        for k in 0...10_000 { track.tempo(k % 2 == 0 ? 500_000 : 250_000, at: k) }
+        let error = try #require(try failure(MidiFileBytes(division: 96, tracks: [track]).bytes))
+        #expect(error.kind == .badInput)
+        #expect(error.message.plain.contains("more than 10000 tempo events"), "\(error.message.plain)")
+    }
 }

@@ -65,6 +65,14 @@ func countsAreSane() {
     }
 }
 
+@Test("a span of 10^12 s, as long as a MIDI file may last, gets no more ticks than the limit")
+func longestSpan() {
+    let t = TimeTicks.choose(from: 0, to: 1e12, maxCount: 12)
+    #expect((3...12).contains(t.values.count), "\(t.values.count) ticks")
+    #expect(t.values.allSatisfy { $0 >= 0 && $0 <= 1e12 })
+    #expect(t.label(t.values.last ?? 0).hasSuffix(":00:00"))
+}
+
 @Test("the clock text rounds 59.9996 s up to the next minute")
 func clockRounding() {
     #expect(TimeText.clock(59.9996, decimals: 3, hours: false) == "1:00.000")

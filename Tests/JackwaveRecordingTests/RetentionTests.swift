@@ -253,4 +253,26 @@ struct RetentionTests {
         for bad in ["50", "100K", "-1G", "G", "1e400G", "30d"] { #expect(RetentionLimits.parseSize(bad) == nil, "\(bad)") }
         for bad in ["30", "0d", "-1d", "d", "1y"] { #expect(RetentionLimits.parseAge(bad) == nil, "\(bad)") }
     }
+
+    @Test("a listed file whose mtime is set to the far past (tmpfs takes any 64-bit second) is aged without trapping, and kept")
+    func farPastModificationTime() throws {
+        // Once trapped the recorder: the wall clock less that mtime overflowed an Int.
+        let shm = "/dev/shm/jackwave-retention-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: shm, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: shm) }
+        // An earlier run's file (its retention ended, and its lock let go, with the scope).
+        let file = try {
+            let earlier = try Retention(root: shm, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+            let file = try ExclusiveFile.create(under: shm, relative: "old.flac")
+            try earlier.record(file, created: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+            close(file.descriptor)
+            earlier.release(file.relativePath, at: 0)
+            return file
+        }()
+        var times = [timespec(tv_sec: Int.min + 1, tv_nsec: 0), timespec(tv_sec: Int.min + 1, tv_nsec: 0)]
+        try #require(utimensat(AT_FDCWD, file.path, &times, AT_SYMLINK_NOFOLLOW) == 0)
+        let r = try Retention(root: shm, name: "hall", limits: RetentionLimits(seconds: 86400), monotonic: 0) { _ in }
+        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 60).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
 }

@@ -41,4 +41,28 @@ struct FileNamingTests {
         #expect(FileNaming(base: "/jackwave-no-such-take.wav", scheme: .pieces).existingFiles().isEmpty)
         #expect(FileNaming(base: "/jackwave-no-such-take.wav", scheme: .takes).firstFreeNumber() == 1)
     }
+
+    @Test("a planted name numbered Int.max is passed over, and numbering goes on after the highest usable one")
+    func plantedMaximum() throws {
+        let dir = NSTemporaryDirectory() + "jackwave-naming-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for name in ["take-9223372036854775807.wav", "take-007.wav", "take-1000000000.wav", "take-99999999999999999999999.wav"] {
+            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+        }
+        let naming = FileNaming(base: dir + "/take.wav", scheme: .takes)
+        #expect(naming.firstFreeNumber() == 8)
+        #expect(naming.passedOver() == [dir + "/take-1000000000.wav", dir + "/take-9223372036854775807.wav",
+                                        dir + "/take-99999999999999999999999.wav"])
+        #expect(naming.existingFiles() == [dir + "/take-007.wav"])
+    }
+
+    @Test("a name at the bound is numbered after, and one whose piece number is beyond it is passed over")
+    func plantedBound() {
+        let found = FileNaming.numbers(in: ["t-999999999.wav", "t-004-9223372036854775807.wav", "t-005-002.wav"],
+                                       prefix: "t-", ext: ".wav", fields: 2)
+        #expect(found.numbered.map(\.number) == [5])
+        #expect(found.passedOver == ["t-004-9223372036854775807.wav"])
+        let pieces = FileNaming.numbers(in: ["t-999999999.wav"], prefix: "t-", ext: ".wav", fields: 1)
+        #expect(pieces.numbered.map(\.number) == [FileNaming.maximumNumber])
+    }
 }

@@ -20,10 +20,18 @@ struct SoundFileHeaderCheckTests {
     @Test("counts whose product overflows are refused, not trapped on")
     func overflow() {
         let problem = SoundFileHeaderCheck.problem(channels: 1024, frames: Int64.max / 2, sampleRate: 48000, format: wav16, fileBytes: 100)
-        #expect(problem?.contains("more than any disk holds") == true, "\(problem ?? "nil")")
+        #expect(problem?.contains("a recording holds at most 2^47") == true, "\(problem ?? "nil")")
         let compressed = SoundFileHeaderCheck.problem(channels: 1024, frames: Int64.max / 2, sampleRate: 48000,
                                                       format: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16), fileBytes: 100)
         #expect(compressed != nil)
+    }
+
+    @Test("a header claims at most 2^47 frames, however large the file (tmpfs holds 2^63 bytes)")
+    func longestFile() {
+        let u8 = Int32(SF_FORMAT_RF64 | SF_FORMAT_PCM_U8)
+        #expect(SoundFileHeaderCheck.problem(channels: 1, frames: 1 << 47, sampleRate: 1, format: u8, fileBytes: .max) == nil)
+        #expect(SoundFileHeaderCheck.problem(channels: 1, frames: (1 << 47) + 1, sampleRate: 1, format: u8, fileBytes: .max)
+                == "its header says 140737488355329 frames; a recording holds at most 2^47 (5.8 years at 768 kHz)")
     }
 
     @Test("channels and rate outside what any recording has are refused")

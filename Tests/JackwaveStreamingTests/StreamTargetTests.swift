@@ -44,6 +44,7 @@ struct StreamTargetTests {
 
     @Test("what is not an Icecast URL of a known codec is refused with one line naming --stream", arguments: [
         "http://h:8000/a.ogg", "icecast://h:8000/a.wav", "icecast://h:8000/", "icecast://h:0/a.ogg", "icecast://h:70000/a.ogg",
+        "icecast://h:99999999999999999999/a.ogg", "icecast://u@[::1]:99999999999999999999/a.ogg",
         "icecast:///a.ogg", "icecast://h/a.ogg?x=1", "icecast://h/a.ogg#f", "icecast://h/../a.ogg", "icecast://h/a b.ogg",
         "icecast://h/a\u{1B}[2J.ogg", "plain words", "icecast://h/" + String(repeating: "a", count: 1100) + ".ogg",
     ])

@@ -21,7 +21,8 @@ typedef enum {
     JACKWAVE_SMF_TOO_LARGE = 2,
     /// Not a Standard MIDI File, or a damaged or truncated one (the detail says where).
     JACKWAVE_SMF_MALFORMED = 3,
-    /// A valid file of a kind not drawn: format 2 (independent sequences).
+    /// A valid file of a kind not drawn: format 2 (independent sequences), or more tempo
+    /// events than `JACKWAVE_SMF_MAX_TEMPOS`.
     JACKWAVE_SMF_UNSUPPORTED = 4,
     /// More notes than `JACKWAVE_SMF_MAX_NOTES`.
     JACKWAVE_SMF_TOO_MANY_NOTES = 5,
@@ -34,6 +35,10 @@ typedef enum {
 #define JACKWAVE_SMF_MAX_BYTES 67108864 // 64 MiB
 /// The most notes read: more than a picture can show apart, and each costs portSMF ~100 bytes.
 #define JACKWAVE_SMF_MAX_NOTES 4000000
+/// The most tempo events read: portSMF adds each to its tempo map by a search from the map's
+/// start, so reading m of them costs m² steps (10,000 take 0.17 s of CPU, 50,000 take 4.6 s).
+/// A file with more is of a kind not drawn (`JACKWAVE_SMF_UNSUPPORTED`).
+#define JACKWAVE_SMF_MAX_TEMPOS 10000
 
 /// One note: where it is in the file and when it sounds.
 typedef struct {

@@ -71,6 +71,7 @@ public enum Jackwave {
             case "plot": _ = try PlotCommand.parse(Array(arguments.dropFirst()))
             case "levels": _ = try LevelsCommand.parse(Array(arguments.dropFirst()))
             case "loudness": _ = try LoudnessCommand.parse(Array(arguments.dropFirst()))
+            case "measure": _ = try MeasureCommand.parse(Array(arguments.dropFirst()))
             default: _ = try RunOptionsParser.parse(arguments)
             }
             return nil

@@ -43,6 +43,7 @@ extension RunOptions {
                 try OutputPath.check(midiPath!, force: recording.force, option: Setting.record)
             }
             try checkClockNames(format: chosen)
+            try checkNameLengths(naming: naming, path: path)
             try checkTimecodeFormat(chosen, path: path)
             recordFormat = chosen
         }
@@ -111,6 +112,39 @@ extension RunOptions {
         guard let setting = given.first(where: \.0)?.1 else { return }
         let files = format.map { "\($0.name) files" } ?? "MIDI files"
         throw UsageError("\(setting: setting) would have no effect: \(files) (\(path)) carry no bext or iXML; record to .wav or .rf64")
+    }
+
+    /// Every name the run may make, with the widest value each of its fields can take (a
+    /// take's and a piece's number past `FileNaming.maximumNumber`, the wall clock's widest
+    /// names, the `.mid` beside each file, the picture beside it, retention's fallback name),
+    /// fits the system's limits (`OutputPath.checkLength`): a name too long is refused now,
+    /// never found too long as a take starts.
+    func checkNameLengths(naming: FileNaming, path: String) throws(UsageError) {
+        var files: [String] = []
+        var pictures: [String] = []
+        var fallbackFolder: String?
+        if station.splitEvery != nil {
+            let clock = ClockNaming(record: path, pattern: station.namePattern, utc: station.utc)
+            let relative = clock.widestRelativePath
+            files.append(clock.folder.isEmpty ? relative : clock.folder.hasSuffix("/") ? clock.folder + relative : clock.folder + "/" + relative)
+            pictures += recording.plotPath.map { [clock.companion($0, relativePath: relative)] } ?? []
+            fallbackFolder = clock.folder
+        } else {
+            let widest = FileNaming.maximumNumber + 1
+            files.append(naming.path(take: widest, piece: widest))
+            pictures += recording.plotPath.map { [naming.companion($0, take: widest, piece: widest)] } ?? []
+            if station.retention.seconds != nil || station.retention.bytes != nil { fallbackFolder = FileNames.directory(naming.base) }
+        }
+        if let folder = fallbackFolder {
+            // `RecordingFiles.makeOrFallBack`'s name: the seconds, the pid and the piece at
+            // their widest, the pattern's extension if it is 16 bytes or less.
+            let ext = FileNames.stemAndExtension(files[0]).ext
+            let name = "jackwave-253402300799-4194304-\(FileNaming.maximumNumber + 1)" + (ext.utf8.count <= 16 ? ext : "")
+            files.append(folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+        }
+        if midi.inputs > 0 { files += files.map(MidiRecordingSettings.midiPath(beside:)) }
+        for file in files { try OutputPath.checkLength(file, option: Setting.record) }
+        for picture in pictures { try OutputPath.checkLength(picture, option: Setting.plot) }
     }
 
     /// `--split-every`'s names: a `--name-pattern` names files of `--record`'s format.

@@ -29,7 +29,8 @@ public struct RunTotals: Sendable, Equatable {
     mutating func add(_ gap: ServerGap) {
         gaps += 1
         gapSeconds += gap.seconds
-        gapFrames += gap.framesLost
+        let (sum, overflow) = gapFrames.addingReportingOverflow(gap.framesLost)
+        gapFrames = overflow ? .max : sum
     }
 
     /// ", 2 server gaps (4.210 s, about 202080 frames lost, by wall time × rate)", or "".
@@ -50,7 +51,11 @@ public struct ServerGap: Sendable, Equatable {
 
     public init(from lastFrame: WallClockTime, to nextStart: WallClockTime, sampleRate: Int) {
         seconds = max(0, Double(nextStart.seconds - lastFrame.seconds) + Double(nextStart.nanoseconds - lastFrame.nanoseconds) / 1e9)
-        framesLost = Int64((seconds * Double(sampleRate)).rounded())
+        // The wall clock may be set centuries ahead while the server is away (the kernel's
+        // spans 292 years), and a server may run at any 32-bit rate: the count stops at
+        // Int64.max (as the sum of them does) rather than overflow.
+        let frames = (seconds * Double(sampleRate)).rounded()
+        framesLost = frames < Double(Int64.max) ? Int64(frames) : .max
     }
 }
 

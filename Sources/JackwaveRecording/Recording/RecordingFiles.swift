@@ -101,6 +101,13 @@ public final class RecordingFiles: @unchecked Sendable {
         let overlap = Int(spec.clock?.overlapFrames ?? 0)
         history = overlap > 0 ? PreRollBuffer(capacity: overlap, channels: spec.channels) : nil
         let first = spec.naming.isNumbered ? spec.naming.firstFreeNumber() : 1
+        // Names jackwave cannot have written (a number beyond `FileNaming.maximumNumber`)
+        // are passed over in one line, however many there are.
+        let planted = spec.naming.isNumbered && spec.clock == nil ? spec.naming.passedOver() : []
+        if let name = planted.first {
+            let others = planted.count > 1 ? " and \(planted.count - 1) more" : ""
+            messages?.post("\(name)\(others): numbered beyond \(FileNaming.maximumNumber), which no run reaches; passed over, numbering on from \(first)")
+        }
         nextPiece = spec.naming.scheme == .pieces ? first : 1
         nextTake = spec.takes ? first : 1
     }

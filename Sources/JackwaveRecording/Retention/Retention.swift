@@ -199,7 +199,9 @@ public final class Retention: @unchecked Sendable {
                 if let released = state.thisRun[entry.path] {
                     live.append((index, entry, Int64(info.st_size), monotonic - released, true))
                 } else {
-                    live.append((index, entry, Int64(info.st_size), Double(now.seconds - info.st_mtim.tv_sec), false))
+                    // In floating point: an mtime set to the file system's far past (tmpfs
+                    // takes any 64-bit second) would overflow the subtraction in integers.
+                    live.append((index, entry, Int64(info.st_size), Double(now.seconds) - Double(info.st_mtim.tv_sec), false))
                 }
             }
             // Earlier files by the wall clock, unless it says all of them are past the limit;
@@ -208,7 +210,11 @@ public final class Retention: @unchecked Sendable {
             let proven = limits.seconds.map { monotonic - began > $0 } ?? false
             let clockAlone = limits.seconds.map { limit in !earlierAges.isEmpty && earlierAges.allSatisfy { $0 > limit } } ?? false
             state.clockHold = clockAlone && !proven ? earlierAges.min() : nil
-            var total = live.reduce(Int64(0)) { $0 + $1.size }
+            // Saturating: sparse files may each claim up to 2^63 bytes.
+            var total = live.reduce(Int64(0)) { sum, file in
+                let (added, overflow) = sum.addingReportingOverflow(file.size)
+                return overflow ? .max : added
+            }
             for (index, entry, size, age, thisRun) in live {
                 var reason: RetentionDeletion.Reason?
                 if state.protected[entry.path] == nil {

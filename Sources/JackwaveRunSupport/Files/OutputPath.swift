@@ -31,6 +31,51 @@ public enum OutputPath {
         }
     }
 
+    /// The longest path the system takes, in bytes with its final NUL (Linux's PATH_MAX).
+    public static let pathMaximum = 4096
+    /// A file name's longest where the folder cannot say (`pathconf`): Linux's NAME_MAX.
+    public static let nameMaximum = 255
+
+    /// Checks that `path`, in the widest form jackwave may give its last component, fits the
+    /// system's limits: each component at most NAME_MAX bytes (`pathconf(_PC_NAME_MAX)` of
+    /// the nearest folder that exists, else 255), the whole path less than PATH_MAX (4096).
+    /// The widest form is the temporary that replaces a file once complete (cue points, a
+    /// picture: `CreatedFile.temporary`) of the name with a suffix (a name taken:
+    /// `ExclusiveFile`, `PictureFile`): `take.wav` as `.take_999.wav.XXXXXX`, 12 bytes more.
+    /// One line naming `option` otherwise (exit 2): a name too long would lose the take it
+    /// was made for (ENAMETOOLONG), once the run had begun.
+    public static func checkLength(_ path: String, option: Setting) throws(UsageError) {
+        let directory = FileNames.directory(path)
+        let (stem, ext) = FileNames.stemAndExtension(FileNames.lastComponent(path))
+        let widest = "." + stem + "_\(ExclusiveFile.maximumSuffix)" + ext + ".XXXXXX"
+        let whole = (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/") + widest
+        guard whole.utf8.count < pathMaximum else {
+            throw UsageError("\(setting: option) \(path): its files' paths may be \(whole.utf8.count) bytes, and the system takes less than \(pathMaximum) (PATH_MAX)")
+        }
+        let most = nameMaximum(near: directory)
+        let components = directory.split(separator: "/").map(String.init) + [widest]
+        if let long = components.first(where: { $0.utf8.count > most }) {
+            let what = long == widest ? "a name jackwave may give its files, \(widest)," : "the folder name \(long)"
+            throw UsageError("\(setting: option) \(path): \(what) is \(long.utf8.count) bytes; this folder takes at most \(most) (NAME_MAX)")
+        }
+    }
+
+    /// NAME_MAX of the nearest folder of `directory` that exists (its file system's), 255
+    /// where none says.
+    static func nameMaximum(near directory: String) -> Int {
+        var folder = directory.isEmpty ? "." : directory
+        // Each step drops a component, so the walk ends; the bound only says so.
+        for _ in 0..<pathMaximum {
+            let most = pathconf(folder, Int32(_PC_NAME_MAX))
+            if most > 0 { return most }
+            let up = FileNames.directory(folder)
+            let next = up.isEmpty ? "." : up
+            if next == folder { break }
+            folder = next
+        }
+        return nameMaximum
+    }
+
     /// `stat`: whether `path` is a directory, nil if nothing is there.
     static func isDirectory(_ path: String) -> Bool? {
         var info = stat()

@@ -46,6 +46,14 @@ public struct ClockNaming: Sendable, Equatable {
         pattern.path(for: instant, zone: zone)
     }
 
+    /// The widest path, relative to `folder`, that the names may take
+    /// (`NamePattern.widestPath`), for the check of their length at the start: a zone's
+    /// abbreviation counts as 6 letters (tzdata's longest, `+0530`), or as the zone's own
+    /// now if that is longer.
+    public var widestRelativePath: String {
+        pattern.widestPath(abbreviationBytes: max(6, zone.abbreviation(at: WallClockTime.now().seconds).utf8.count))
+    }
+
     /// `other` (a picture's path) for the file at `relativePath`: `other`'s stem, the file's name
     /// with its folders joined by `-` (less the default pattern's stem), `other`'s extension.
     /// `pics/air.png` for `2025-03-14/1400.flac` is `pics/air-2025-03-14-1400.png`.

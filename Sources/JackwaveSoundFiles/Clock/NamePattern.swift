@@ -59,6 +59,29 @@ public struct NamePattern: Sendable, Equatable {
         return used
     }
 
+    /// The widest path the pattern makes, for the check of its length at the start: each
+    /// specifier as its longest text up to the year 9999 (`%s`: 12 digits; `%z`: +hhmm), a
+    /// zone's abbreviation (`%Z`) as `abbreviationBytes` letters.
+    public func widestPath(abbreviationBytes: Int) -> String {
+        var out = ""
+        var characters = text.makeIterator()
+        while let c = characters.next() {
+            guard c == "%", let s = characters.next() else { out.append(c); continue }
+            switch s {
+            case "Y": out += "9999"
+            case "y", "m", "d", "H", "M", "S": out += "99"
+            case "j": out += "366"
+            case "u": out += "7"
+            case "a": out += "Wed"
+            case "z": out += "+1400"
+            case "Z": out += String(repeating: "Z", count: abbreviationBytes)
+            case "s": out += "253402300799"
+            default: out.append("%")
+            }
+        }
+        return out
+    }
+
     /// The path for a piece named after `instant`, read in `zone`.
     public func path(for instant: WallClockTime, zone: any TimeZoneRules) -> String {
         let t = CivilTime(second: instant.seconds, zone: zone)
