@@ -18,6 +18,7 @@ public struct BlockRecord: BitwiseCopyable, Equatable, Sendable {
     /// The command's frame, from the block's first.
     public var commandOffset: Int32
 
+    // realtime
     @inlinable
     public init(startFrame: Int64, frameCount: Int32, peak: Float, rolling: Bool,
                 command: MachineControl? = nil, commandOffset: Int32 = 0) {

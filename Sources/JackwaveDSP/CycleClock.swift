@@ -14,6 +14,7 @@ public struct CycleClock {
 
     /// Takes a cycle of `frames` starting at `start`; returns the frames skipped before it:
     /// 0 for the first cycle, for one that starts where the last ended, and for a reset.
+    // realtime
     @inline(__always)
     public mutating func advance(start: UInt32, frames: UInt32) -> Int {
         defer { lastCycleEnd = start &+ frames }

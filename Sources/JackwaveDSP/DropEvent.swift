@@ -8,6 +8,7 @@ public struct DropEvent: BitwiseCopyable, Equatable, Sendable {
     /// Frames missing.
     public var count: Int64
 
+    // realtime
     public init(atFrame: Int64, count: Int64) {
         self.atFrame = atFrame
         self.count = count

@@ -5,6 +5,7 @@ extension Interleave {
     /// `interleave(from:channels:sourceOffset:frames:into:)`, also raising `peaks[c]` to the
     /// largest `|x|` of channel `c` among the frames moved (start them at 0, or pass them again
     /// to go on over a ring's second region). Peaks follow `Peak.of`'s rules exactly.
+    // realtime
     @inlinable
     public static func interleaveMeasuringPeaks(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                                 sourceOffset: Int, frames: Int,
@@ -22,6 +23,7 @@ extension Interleave {
     }
 
     /// One channel: a copy, with the peak in two independent 4-lane accumulators.
+    // realtime
     @inlinable @inline(__always)
     static func copyMeasuringPeak(_ source: UnsafePointer<Float>, frames: Int,
                                   into destination: UnsafeMutablePointer<Float>, peak: UnsafeMutablePointer<Float>) {
@@ -46,6 +48,7 @@ extension Interleave {
 
     /// Two channels, 8 frames a step: four 4-sample loads become four interleaved 4-sample
     /// stores, and each channel's peak runs in two accumulators.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveStereoMeasuringPeaks(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
                                                frames: Int, into destination: UnsafeMutablePointer<Float>,
@@ -82,6 +85,7 @@ extension Interleave {
 
     /// Three channels: `moveTriple`'s transposes, eight frames a step, each channel's peak
     /// in accumulators of its own; the leftover frames are measured by `Peak.of`.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveTripleMeasuringPeaks(from sources: UnsafePointer<UnsafePointer<Float>>, sourceOffset: Int,
                                                frames: Int, into destination: UnsafeMutablePointer<Float>,
@@ -120,6 +124,7 @@ extension Interleave {
     /// Three or more channels, in `interleaveTiled`'s 4 × 8 tiles. Each stored row is one frame
     /// of 4 channels, so the rows' lane-wise maximum is already those channels' peak: one load
     /// and one store of `peaks` per tile, no horizontal reduction.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveTiledMeasuringPeaks(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                               sourceOffset: Int, frames: Int,

@@ -4,6 +4,7 @@ public enum Interleave {
     /// Writes `frames` interleaved frames of `channels` samples into `destination`, channel `c`
     /// from `sources[c] + sourceOffset`. No alignment is assumed (ring regions and port buffers
     /// at an offset are arbitrary): the vector loads and stores are unaligned.
+    // realtime
     @inlinable
     public static func interleave(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                   sourceOffset: Int, frames: Int,
@@ -19,6 +20,7 @@ public enum Interleave {
 
     /// Two channels, four frames at a time: two 4-sample loads become two 4-sample stores
     /// (`l0 r0 l1 r1`, `l2 r2 l3 r3`), where a scalar loop does eight stores.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveStereo(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, frames: Int,
                                  into destination: UnsafeMutablePointer<Float>) {
@@ -40,6 +42,7 @@ public enum Interleave {
     /// registers), rows of frames outermost: the destination is written front to back and each
     /// source read 32 bytes at a time. Going channel by channel stores with a stride of
     /// `channels` samples, one cache line per store at high channel counts.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveTiled(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                 sourceOffset: Int, frames: Int,
@@ -55,6 +58,7 @@ public enum Interleave {
     /// Calls `body(channel, frame)` for the first channel and frame of every whole tile of
     /// 4 channels × 8 frames, rows of frames outermost (see `interleaveTiled` for why).
     /// The closure is not escaping and is inlined: nothing is allocated.
+    // realtime
     @inlinable @inline(__always)
     static func forEachTile(channels: Int, frames: Int, _ body: (_ channel: Int, _ frame: Int) -> Void) {
         let tiledChannels = channels & ~3
@@ -71,6 +75,7 @@ public enum Interleave {
     }
 
     /// Three channels, four frames a step (`moveTriple`), then the leftover frames.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveTriple(from sources: UnsafePointer<UnsafePointer<Float>>, sourceOffset: Int, frames: Int,
                                  into destination: UnsafeMutablePointer<Float>) {
@@ -87,6 +92,7 @@ public enum Interleave {
     /// Three channels, four frames a step: three 4-sample loads become three 4-sample
     /// stores (`a0 b0 c0 a1`, `b1 c1 a2 b2`, `c2 a3 b3 c3`), where a scalar loop does twelve.
     /// Returns the loaded samples (four frames of each channel).
+    // realtime
     @inlinable @inline(__always)
     static func moveTriple(_ sources: UnsafePointer<UnsafePointer<Float>>, offset: Int,
                            into out: UnsafeMutablePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
@@ -99,6 +105,7 @@ public enum Interleave {
 
     /// What the 4 × 8 tiles leave of a block: the last `channels % 4` channels of the tiled
     /// frames, then every channel of the last `frames % 8` frames, sample by sample.
+    // realtime
     @inlinable @inline(__always)
     static func interleaveLeftovers(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                     sourceOffset: Int, frames: Int,
@@ -113,6 +120,7 @@ public enum Interleave {
     }
 
     /// Every channel of the frames in `range`, sample by sample (the tail a vector loop leaves).
+    // realtime
     @inlinable @inline(__always)
     static func interleaveFrames(from sources: UnsafePointer<UnsafePointer<Float>>, channels: Int,
                                  sourceOffset: Int, frames range: Range<Int>,
@@ -126,6 +134,7 @@ public enum Interleave {
     /// Eight frames of four channels (`sources[channel ..< channel+4]` from `frame`) as
     /// two 4 × 4 transposes: stores eight rows of four samples, `stride` samples apart from
     /// `destination`, and returns them (one frame of the four channels each).
+    // realtime
     @inlinable @inline(__always)
     static func moveTile(from sources: UnsafePointer<UnsafePointer<Float>>, channel c: Int, frame at: Int,
                          into destination: UnsafeMutablePointer<Float>, stride n: Int) -> TileRows {
@@ -152,11 +161,13 @@ public enum Interleave {
     @usableFromInline typealias TileRows = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>,
                                             SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
+    // realtime
     @inlinable @inline(__always)
     static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
     }
 
+    // realtime
     @inlinable @inline(__always)
     static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)

@@ -26,6 +26,7 @@ public struct MidiRecord: BitwiseCopyable, Sendable {
     /// the ring's slot there, without a closure (generic code in an unoptimized build).
     public static let bytesOffset = 8
 
+    // realtime
     @inlinable
     public init(frame: Int64, port: UInt16) {
         self.frame = frame
@@ -36,11 +37,13 @@ public struct MidiRecord: BitwiseCopyable, Sendable {
     }
 
     /// Slots an event of `length` bytes takes.
+    // realtime
     @inlinable
     public static func slots(forBytes length: Int) -> Int { max(1, (length + capacity - 1) / capacity) }
 
     /// Writes the event of `length` bytes at `data` into `region` (as many slots as
     /// `slots(forBytes:)` counted), in order. Realtime-safe: copies bytes, nothing else.
+    // realtime
     @inlinable
     public static func fill(_ region: RingRegions<MidiRecord>, frame: Int64, port: UInt16,
                             data: UnsafePointer<UInt8>, length: Int) {
@@ -77,6 +80,7 @@ public enum MachineControl: UInt8, BitwiseCopyable, Sendable {
     case other = 0x7F
 
     /// The command an event carries, or nil if it is no MMC command. Realtime-safe.
+    // realtime
     @inlinable
     public static func command(in data: UnsafePointer<UInt8>, length: Int) -> MachineControl? {
         guard length >= 6, data[0] == 0xF0, data[1] == 0x7F, data[3] == 0x06, data[length - 1] == 0xF7 else { return nil }

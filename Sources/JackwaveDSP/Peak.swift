@@ -3,6 +3,7 @@ public enum Peak {
     /// The largest `|x|` over `count` samples (0 for an empty block): bit-for-bit what the plain
     /// loop `peak = max(peak, abs(x[i]))` gives, NaNs ignored as that loop ignores them, never
     /// `-0.0`. Realtime-safe: no allocation, no call, no branch per sample (compare-and-select).
+    // realtime
     @inlinable
     public static func of(_ samples: UnsafePointer<Float>, count: Int) -> Float {
         let raw = UnsafeRawPointer(samples)
@@ -48,18 +49,21 @@ public enum Peak {
     /// Lane-wise `max(a, b)` with the plain loop's NaN rule: `b` only where `a < b`, which a NaN
     /// `b` never is, so an accumulator that starts at 0 never holds a NaN. (`pointwiseMax` is a
     /// scalar loop in the standard library.)
+    // realtime
     @inlinable @inline(__always)
     static func larger(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
         a.replacing(with: b, where: a .< b)
     }
 
     /// The largest of four lanes that hold no NaN (accumulators built with `larger`).
+    // realtime
     @inlinable @inline(__always)
     static func largestLane(_ v: SIMD4<Float>) -> Float {
         max(max(v[0], v[1]), max(v[2], v[3]))
     }
 
     /// `larger` for four lanes.
+    // realtime
     @inlinable @inline(__always)
     static func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
         a.replacing(with: b, where: a .< b)

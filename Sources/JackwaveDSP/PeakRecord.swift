@@ -9,6 +9,7 @@ public struct PeakRecord: BitwiseCopyable, Equatable, Sendable {
     /// Largest absolute sample in the block (linear, 1.0 = full scale).
     public var peak: Float
 
+    // realtime
     @inlinable
     public init(startFrame: Int64, frameCount: Int32, peak: Float) {
         self.startFrame = startFrame

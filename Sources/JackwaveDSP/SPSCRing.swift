@@ -87,6 +87,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Up to `count` free slots as at most two contiguous regions (the second at the start of
     /// storage); lengths in slots. Producer thread only. Judged from the cached read index,
     /// which can only be behind the real one; reloaded only when it shows too few.
+    // realtime
     @inlinable @inline(__always)
     public func writableRegions(upTo count: Int) -> RingRegions<Element> {
         let side = producer
@@ -98,6 +99,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Publishes `count` slots written through `writableRegions`. Producer thread only.
+    // realtime
     @inlinable @inline(__always)
     public func commitWrite(_ count: Int) {
         let index = producer
@@ -131,6 +133,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Loads the read index and keeps it as the producer's copy. Producer thread only.
+    // realtime
     @inlinable @inline(__always)
     func reloadReadIndex() -> Int {
         // `.acquiring`: pairs with `commitRead`'s `.releasing` store, so the consumer is done
@@ -178,6 +181,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return r.count
     }
 
+    // realtime
     @inlinable @inline(__always)
     func regions(start: Int, count: Int) -> RingRegions<Element> {
         let position = start & mask
@@ -196,6 +200,7 @@ public struct RingRegions<Element> {
     public let secondCount: Int
     @inlinable public var count: Int { firstCount + secondCount }
 
+    // realtime
     @inlinable
     public init(first: UnsafeMutablePointer<Element>, firstCount: Int,
                 second: UnsafeMutablePointer<Element>, secondCount: Int) {

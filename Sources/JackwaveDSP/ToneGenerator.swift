@@ -104,6 +104,7 @@ public struct ToneGenerator: Sendable {
     /// `hz / rate` reduced to `[0, 1)`: the division is correct to half an ulp and subtracting
     /// an integer is exact. `rounded(.down)` may call glibc's `floor`, realtime-safe.
 
+    // realtime
     static func reducedIncrement(_ hz: Double, _ rate: Double) -> Double {
         var step = hz / rate
         if step >= 1 || step < 0 { step -= step.rounded(.down) }
@@ -112,6 +113,7 @@ public struct ToneGenerator: Sendable {
 
     /// Phase-continuous frequency change: only the increment changes, from the next sample.
     /// A non-finite value is ignored.
+    // realtime
     public mutating func setFrequency(_ hz: Double) {
         guard hz.isFinite else { return }
         frequency = hz
@@ -121,6 +123,7 @@ public struct ToneGenerator: Sendable {
 
     /// Volume change: the gain ramps linearly from where it is to `a` over `amplitudeRampFrames`
     /// samples (a change during a ramp starts a new one). A non-finite value is ignored.
+    // realtime
     public mutating func setAmplitude(_ a: Float) {
         guard a.isFinite else { return }
         amplitude = a
@@ -131,6 +134,7 @@ public struct ToneGenerator: Sendable {
     /// Pause (a fade-out, then silence) or resume (a fade back in), turning round mid-fade
     /// without a jump. The phase runs on while paused, so a resumed tone stays on the time grid
     /// of one never paused.
+    // realtime
     public mutating func setPaused(_ paused: Bool) {
         isPaused = paused
         direction = paused ? -1 : 1
@@ -138,6 +142,7 @@ public struct ToneGenerator: Sendable {
 
     /// Begins the fade-out now, from the current level, one position a sample down to 0; from
     /// then on every sample is 0 and `isFinished` is true. A stop already scheduled earlier wins.
+    // realtime
     public mutating func stop() {
         endFrame = min(endFrame, framePosition &+ currentPosition)
     }
@@ -145,11 +150,13 @@ public struct ToneGenerator: Sendable {
     /// Schedules the fade-out to end exactly at generator frame `end` (the samples from `end` on
     /// are 0). An earlier stop wins; an end too soon to fade without a jump is moved to the
     /// earliest click-free one, as `stop()` would give.
+    // realtime
     public mutating func stop(endingAtFrame end: Int64) {
         endFrame = min(endFrame, max(end, framePosition &+ currentPosition))
     }
 
     /// True once the fade-out has finished: this and every later sample is zero.
+    // realtime
     public var isFinished: Bool { framePosition >= endFrame }
 
     /// The envelope position the next sample would have, the stop ceiling applied.
@@ -162,6 +169,7 @@ public struct ToneGenerator: Sendable {
 
     /// The raised-cosine level of a position: exactly 1 at the top, exactly 0 at 0. `cos` only
     /// during fades.
+    // realtime
     @inline(__always)
     func level(_ p: Int64) -> Double {
         p >= fadeRange ? 1 : 0.5 - 0.5 * cos(fadeScale * Double(p))
@@ -172,6 +180,7 @@ public struct ToneGenerator: Sendable {
     /// The rotor lanes while the tone is plainly on, otherwise `sin` sample by sample. The two
     /// round differently (far below a `Float` step), but which one makes a frame depends only
     /// on the generator's state there, never on how the frames were split into calls.
+    // realtime
     public mutating func process(into out: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0
         while i < count {
@@ -210,6 +219,7 @@ public struct ToneGenerator: Sendable {
     }
 
     /// `count` frames of the plain tone (full envelope, no ramp, no stop among them) from the lanes.
+    // realtime
     @inline(__always)
     mutating func processSteady(into out: UnsafeMutablePointer<Float>, count n: Int) {
         if rotorStepIncrement != increment { prepareRotorSteps() }
@@ -231,6 +241,7 @@ public struct ToneGenerator: Sendable {
 
     /// `x − ⌊x⌋`: a phase reduced to `[0, 1)` (`rounded(.down)` may be glibc's `floor`,
     /// which only manipulates bits).
+    // realtime
     @inline(__always)
     static func wrapped(_ x: Double) -> Double {
         let r = x - x.rounded(.down)
@@ -238,6 +249,7 @@ public struct ToneGenerator: Sendable {
     }
 
     /// Sets the lanes to frames `frame ..< frame + laneCount` from the exact phase of `frame` (`phase`).
+    // realtime
     @inline(__always)
     mutating func anchorLanes(at frame: Int64) {
         let s0 = sin(2 * Double.pi * phase), c0 = cos(2 * Double.pi * phase)
@@ -251,6 +263,7 @@ public struct ToneGenerator: Sendable {
     }
 
     /// The lanes' offsets and step for the current increment (libm, once per frequency).
+    // realtime
     mutating func prepareRotorSteps() {
         rotorStepIncrement = increment
         for k in 1..<Self.laneCount {
@@ -268,6 +281,7 @@ public struct ToneGenerator: Sendable {
 
     /// Writes `count` samples from the lanes, a lane-vector at a time where they line up, and
     /// leaves `laneIndex` on the next frame's lane.
+    // realtime
     @inline(__always)
     mutating func emitLanes(into out: UnsafeMutablePointer<Float>, count m: Int, gain g: Double) {
         var o = 0
@@ -293,6 +307,7 @@ public struct ToneGenerator: Sendable {
     }
 
     /// Turns every lane by `laneCount` frames.
+    // realtime
     @inline(__always)
     mutating func advanceLanes() {
         let s = laneSin, c = laneCos

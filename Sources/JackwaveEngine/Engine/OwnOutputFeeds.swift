@@ -30,6 +30,7 @@ public final class OwnOutputFeeds: @unchecked Sendable {
     }
 
     /// The output `input` records, if any. Realtime-safe: one relaxed load.
+    // realtime
     @inline(__always)
     public func source(of input: Int) -> Int? {
         let s = sources[input].load(ordering: .relaxed)

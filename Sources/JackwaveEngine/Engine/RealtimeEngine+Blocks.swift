@@ -5,6 +5,7 @@ extension RealtimeEngine {
     /// transport state. After the block's audio (both commits `.releasing`), so a writer that
     /// sees the record (`.acquiring`) sees its audio. A full ring loses the record, but
     /// `pushAudio` has then dropped the audio too, and the writer fills that gap with silence.
+    // realtime
     @inline(__always)
     func pushBlock(_ ring: SPSCRing<BlockRecord>, startFrame: Int64, frames: Int, alreadyMeasured: Bool) {
         let region = ring.writableRegions(upTo: 1)

@@ -5,6 +5,7 @@ extension RealtimeEngine {
     /// A block without room is a gap, announced in `ltcGaps` before any later sample (as the
     /// audio's drops are), so that the decoding thread puts every sample at its frame and
     /// counts the code it lost. Offline (no port buffer) the block is silence.
+    // realtime
     @inline(__always)
     func pushLTC(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int) {
         let s = state
@@ -25,6 +26,7 @@ extension RealtimeEngine {
     }
 
     /// Hands the pending LTC gap, if any, to the decoding thread; false if its ring is full.
+    // realtime
     @inline(__always)
     func publishPendingLTCGap() -> Bool {
         guard let ltcGapsRef else { return false }

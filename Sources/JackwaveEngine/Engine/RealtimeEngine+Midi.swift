@@ -7,6 +7,7 @@ extension RealtimeEngine {
     /// (`--duration`) are not part of the run. Realtime-safe: libjack's MIDI reads only walk
     /// the port buffer. Loops count in `Int`: a `Range<UInt32>` is generic code in an
     /// unoptimized build, whose conformance lookup locks and allocates.
+    // realtime
     @inline(__always)
     func takeMidi(startFrame: Int64, frames: Int) {
         let s = state
@@ -35,6 +36,7 @@ extension RealtimeEngine {
 
     /// One event: counted, its MMC command noted (control input), and copied into the MIDI
     /// ring whole, or counted lost. Apart from `takeMidi` so that the warm-up runs it too.
+    // realtime
     @inline(__always)
     func takeMidiEvent(data: UnsafePointer<UInt8>, length: Int, offset: Int, port: Int, startFrame: Int64) {
         midiActivity.received(port: port)
@@ -53,6 +55,7 @@ extension RealtimeEngine {
     }
 
     /// Keeps the cycle's first MMC command of the control input for the block record.
+    // realtime
     @inline(__always)
     func noteCommand(data: UnsafePointer<UInt8>, length: Int, offset: Int, port: Int) {
         guard let command = MachineControl.command(in: data, length: length) else { return }

@@ -149,6 +149,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     public func publishPendingDrop() { _ = publishPendingDropFromCallback() }
 
     /// Hands the pending gap, if any, to the writer; false if the drop ring is full.
+    // realtime
     @inline(__always)
     func publishPendingDropFromCallback() -> Bool {
         Self.publishGap(into: dropRing, start: state.pointee.pendingDropStart, count: &state.pointee.pendingDropCount)
@@ -156,6 +157,7 @@ public final class RealtimeEngine: @unchecked Sendable {
 
     /// Publishes a gap of `count` frames from `start` (none when 0) into `ring` and clears the
     /// count; false, keeping it, when the ring is full. The audio's drops and the LTC's gaps.
+    // realtime
     @inline(__always)
     static func publishGap(into ring: SPSCRing<DropEvent>, start: Int64, count: inout Int64) -> Bool {
         guard count > 0 else { return true }
@@ -169,6 +171,7 @@ public final class RealtimeEngine: @unchecked Sendable {
 
     /// The C callback JACK calls once per period on its realtime thread.
     /// `context` is an unretained `RealtimeEngine`.
+    // realtime
     public static let processCallback: JackProcessCallback = { nframes, context in
         Unmanaged<RealtimeEngine>.fromOpaque(context!)._withUnsafeGuaranteedRef { engine in
             engine.process(frames: Int(nframes))
@@ -178,6 +181,7 @@ public final class RealtimeEngine: @unchecked Sendable {
 
     /// One period: gathers the port buffers, then processes the block.
     /// Runs on JACK's realtime thread: no allocation, no locks, no syscalls.
+    // realtime
     @inline(__always)
     func process(frames n: Int) {
         signals.cycles.add(1, ordering: .relaxed)
@@ -198,6 +202,7 @@ public final class RealtimeEngine: @unchecked Sendable {
 
     /// Counts the frames the server ran without us since the last cycle (`CycleClock`), once
     /// the run has started.
+    // realtime
     @inline(__always)
     func checkCycleStart(_ start: jack_nframes_t, frames: jack_nframes_t) {
         let skipped = state.pointee.cycleClock.advance(start: start, frames: frames)
@@ -221,6 +226,7 @@ public final class RealtimeEngine: @unchecked Sendable {
 
     /// Points each input fed by one of the outputs at that output's buffer, which the tone
     /// has just filled (see `OwnOutputFeeds`). Without outputs there is nothing to feed.
+    // realtime
     @inline(__always)
     func takeOwnOutputs() {
         guard configuration.outputs > 0 else { return }
@@ -235,6 +241,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     public func processBound(frames n: Int) { processBlock(frames: n) }
 
     /// Records, meters and plays one block from `inputBuffers` to `outputBuffers`.
+    // realtime
     @inline(__always)
     func processBlock(frames n: Int) {
         // `.acquiring` pairs with the main thread's `.releasing` store after it has
@@ -260,7 +267,7 @@ public final class RealtimeEngine: @unchecked Sendable {
             var measured = false
             // A block without room for its record is dropped from the audio too: the writer
             // takes audio only as far as records cover it (see `pushBlock`).
-            let blockRoom = blockRingRef.map { $0._withUnsafeGuaranteedRef { $0.writableCount >= 1 } } ?? true
+            let blockRoom = blockRingRef?._withUnsafeGuaranteedRef { $0.writableCount >= 1 } ?? true
             if let audioRingRef {
                 measured = audioRingRef._withUnsafeGuaranteedRef {
                     pushAudio($0, startFrame: start, frames: counted,
@@ -290,6 +297,7 @@ public final class RealtimeEngine: @unchecked Sendable {
 
     /// Publishes this block's peaks: the ones `pushAudio` measured on the way into the
     /// audio ring (`alreadyMeasured`, in `peakScratch`), or measured here.
+    // realtime
     @inline(__always)
     func pushPeaks(_ ring: SPSCRing<PeakRecord>, startFrame: Int64, frames: Int, alreadyMeasured: Bool) {
         let region = ring.writableRegions(upTo: 1)
@@ -312,6 +320,7 @@ public final class RealtimeEngine: @unchecked Sendable {
     /// Moves the block into the audio ring, whole or not at all; with `measuringPeaks`,
     /// also leaves every input's peak in `peakScratch`. Returns whether it did (false when
     /// the block was dropped or not measured).
+    // realtime
     @inline(__always)
     func pushAudio(_ ring: SPSCRing<Float>, startFrame: Int64, frames: Int, measuringPeaks: Bool,
                    recordRoom: Bool = true) -> Bool {
@@ -348,6 +357,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         return measuringPeaks
     }
 
+    // realtime
     @inline(__always)
     func playTone(frames n: Int) {
         let s = state
@@ -383,6 +393,7 @@ public final class RealtimeEngine: @unchecked Sendable {
         if s.pointee.tone!.isFinished { signals.toneFinished.store(true, ordering: .relaxed) }
     }
 
+    // realtime
     @inline(__always)
     func silenceOutputs(frames n: Int) {
         for o in 0..<configuration.outputs {

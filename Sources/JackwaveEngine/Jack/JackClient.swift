@@ -62,6 +62,7 @@ public final class JackClient {
 
     /// `jack_last_frame_time`: the server's frame time at the start of this cycle. Called on
     /// the realtime thread: it reads the server's clock from shared memory.
+    // realtime
     @inline(__always)
     static func cycleStart(_ handle: OpaquePointer) -> jack_nframes_t { jack_last_frame_time(handle) }
 

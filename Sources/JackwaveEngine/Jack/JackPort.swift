@@ -19,11 +19,13 @@ public struct JackPort: @unchecked Sendable, Equatable {
 
     /// `jack_port_get_buffer`: this cycle's samples. The one libjack call made on the
     /// realtime thread; it only computes an address.
+    // realtime
     @inline(__always)
     static func buffer(of port: OpaquePointer, frames: jack_nframes_t) -> UnsafeMutableRawPointer? {
         jack_port_get_buffer(port, frames)
     }
 
+    // realtime
     @inline(__always)
     static func samples(of port: OpaquePointer, frames: jack_nframes_t) -> UnsafeMutablePointer<Float> {
         jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self)

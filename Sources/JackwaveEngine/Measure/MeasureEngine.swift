@@ -103,6 +103,7 @@ public final class MeasureEngine: @unchecked Sendable {
 
     /// The C callback JACK calls once per period on its realtime thread; `context` is an
     /// unretained `MeasureEngine`.
+    // realtime
     public static let processCallback: JackProcessCallback = { nframes, context in
         Unmanaged<MeasureEngine>.fromOpaque(context!)._withUnsafeGuaranteedRef { engine in
             engine.process(frames: Int(nframes))
@@ -112,6 +113,7 @@ public final class MeasureEngine: @unchecked Sendable {
 
     /// One period: gathers the port buffers, then plays and captures the block.
     /// Runs on JACK's realtime thread: no allocation, no locks, no system calls.
+    // realtime
     @inline(__always)
     func process(frames n: Int) {
         signals.cycles.add(1, ordering: .relaxed)
@@ -125,6 +127,7 @@ public final class MeasureEngine: @unchecked Sendable {
     /// Counts the frames between the end of the last cycle and the start of this one by the
     /// server's clock, once the measurement has started: cycles the server ran without
     /// jackwave (PipeWire skips a late client), which leave a gap in what it played and heard.
+    // realtime
     @inline(__always)
     func checkCycleStart(_ start: jack_nframes_t, frames: jack_nframes_t) {
         let skipped = state.pointee.cycleClock.advance(start: start, frames: frames)
@@ -141,6 +144,7 @@ public final class MeasureEngine: @unchecked Sendable {
     }
 
     /// Plays the next frames of the programme and captures the inputs beside them.
+    // realtime
     @inline(__always)
     func processBlock(frames n: Int) {
         // `.acquiring` pairs with the main thread's `.releasing` store once the ports are

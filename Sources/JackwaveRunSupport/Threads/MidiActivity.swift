@@ -25,21 +25,25 @@ public final class MidiActivity: @unchecked Sendable {
         counters.deallocate()
     }
 
+    // realtime
     @inline(__always)
     public func received(port: Int, count: Int = 1) {
         counters[port * Self.perPort].add(count, ordering: .relaxed)
     }
 
+    // realtime
     @inline(__always)
     public func jackLost(port: Int, count: Int) {
         counters[port * Self.perPort + 1].add(count, ordering: .relaxed)
     }
 
+    // realtime
     @inline(__always)
     public func noRoom(port: Int) {
         counters[port * Self.perPort + 2].add(1, ordering: .relaxed)
     }
 
+    // realtime
     @inline(__always)
     public func commandIgnored(port: Int) {
         counters[port * Self.perPort + 3].add(1, ordering: .relaxed)
