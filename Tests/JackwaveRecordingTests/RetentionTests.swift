@@ -33,7 +33,9 @@ struct RetentionTests {
 
     /// `retention.prune` at the wall clock's `now` and the monotonic clock's `monotonic`.
     func prune(_ retention: Retention, now: Int = Self.now, monotonic: Double = 0) throws -> [RetentionDeletion] {
-        try retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
+        let pass = retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
+        if let unsaved = pass.unsaved { throw unsaved }
+        return pass.deletions
     }
 
     func age(_ path: String, days: Double, now: Int) {
@@ -162,6 +164,46 @@ struct RetentionTests {
         _ = try make(r, "a.flac", bytes: 10, ageDays: 0, now: Self.now)
         #expect(try prune(r, now: Self.now + 40 * 86400, monotonic: 3600).isEmpty)
         #expect(try prune(r, now: Self.now, monotonic: 86400 + 1).map(\.path) == ["a.flac"])
+    }
+
+    @Test("every deletion is returned when the manifest cannot be saved after it (a folder in its place), and the failure with it")
+    func deletionsSaidWhenManifestUnsaved() throws {
+        try earlierRun([("a.flac", 5), ("b.flac", 3), ("c.flac", 0.5)])
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        // A folder where the manifest was: no rename replaces it, even as root.
+        let manifest = dir + "/.jackwave-hall.manifest"
+        #expect(rename(manifest, dir + "/manifest.aside") == 0 && mkdir(manifest, 0o700) == 0)
+        let pass = r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+        #expect(pass.deletions.map(\.path) == ["a.flac", "b.flac"])
+        #expect(!exists("a.flac") && !exists("b.flac") && exists("c.flac"))
+        let unsaved = try #require(pass.unsaved, "the failed save was not told")
+        #expect(unsaved.message.contains(".jackwave-hall.manifest: cannot be written: Is a directory"), "\(unsaved.message)")
+        // This run still knows what it deleted and what it lists.
+        #expect(r.listedFiles == ["c.flac"])
+    }
+
+    @Test("a file it cannot delete (its folder immutable, which holds for root too) stays listed, and the failure says why",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr")))
+    func undeletableFileStaysListed() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        _ = try make(r, "d/a.flac", bytes: 10, ageDays: 5, now: Self.now)
+        let chattr = Process()
+        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        chattr.arguments = ["+i", dir + "/d"]
+        try chattr.run()
+        chattr.waitUntilExit()
+        try #require(chattr.terminationStatus == 0, "chattr +i is not supported here")
+        defer {
+            let undo = Process()
+            undo.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            undo.arguments = ["-i", dir + "/d"]
+            try? undo.run()
+            undo.waitUntilExit()
+        }
+        let pass = r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+        #expect(pass.deletions.isEmpty && pass.unsaved == nil)
+        #expect(pass.failures.map(\.path) == ["d/a.flac"] && pass.failures.first?.reason == "Operation not permitted", "\(pass.failures)")
+        #expect(exists("d/a.flac") && r.listedFiles == ["d/a.flac"])
     }
 
     @Test("the manifest outlives the run: a new retention on the folder knows the earlier files and deletes them")

@@ -26,7 +26,8 @@ import Synchronization
 ///   proves that every earlier file is past it, whatever the wall clock says. `--keep-space`
 ///   still applies meanwhile.
 /// - Each deletion goes to `onDelete` (a line and a `file_deleted` event, for the caller to
-///   make); a folder jackwave made is removed once its last file has gone, if empty.
+///   make), and every one is in what `prune` returns, whatever then happens to the manifest;
+///   a folder jackwave made is removed once its last file has gone, if empty.
 /// Thread-safe (a lock): files are recorded and released by the writer or the hook's thread,
 /// pruned wherever the caller likes (it deletes files: not the realtime thread, nor the
 /// writer's if the filesystem is slow to delete).
@@ -128,9 +129,12 @@ public final class Retention: @unchecked Sendable {
     public var listedFiles: [String] { state.withLock { $0.manifest.files.map(\.path) } }
 
     /// Lists a file jackwave has just made (`ExclusiveFile`), protected as the file being
-    /// written until `release`. Call before its first write.
+    /// written until `release`. Call before its first write. Throws if the file cannot be
+    /// told from a later one (then it is not listed); returns why the manifest could not be
+    /// saved, if it could not (the file is listed all the same, for this run).
+    @discardableResult
     public func record(_ file: ExclusiveFile, created: WallClockTime = .now(),
-                       monotonic: Double = Monotonic.seconds()) throws(RetentionError) {
+                       monotonic: Double = Monotonic.seconds()) throws(RetentionError) -> RetentionError? {
         var info = stat()
         guard fstat(file.descriptor, &info) == 0 else { throw RetentionError("\(file.path): \(String(cString: strerror(errno)))") }
         var identity = FileIdentity(descriptor: file.descriptor)
@@ -140,7 +144,7 @@ public final class Retention: @unchecked Sendable {
         guard identity.isProof else {
             throw RetentionError("\(file.path): neither a birth time nor an ownership tag (extended attribute) could be had, so it could not be told from a later file")
         }
-        try update { state in
+        return update { state in
             state.manifest.files.append(FileManifest.Entry(path: file.relativePath, dev: identity.device, ino: identity.inode,
                                                            created: created.seconds, born: identity.born, tag: identity.tag))
             for folder in file.madeFolders where !state.manifest.folders.contains(folder) { state.manifest.folders.append(folder) }
@@ -151,12 +155,14 @@ public final class Retention: @unchecked Sendable {
 
     /// `path` (relative to `root`) was replaced by jackwave itself with a new file of the same
     /// content (the cue points' rewrite, which `rename`s a new file into place): its entry
-    /// follows the new file, so that rewriting never takes a file out of retention.
-    public func replaced(_ path: String, by identity: FileIdentity) throws(RetentionError) {
+    /// follows the new file, so that rewriting never takes a file out of retention. Returns
+    /// why the manifest could not be saved, as `record` does.
+    @discardableResult
+    public func replaced(_ path: String, by identity: FileIdentity) throws(RetentionError) -> RetentionError? {
         guard identity.isProof else {
             throw RetentionError("\(path): its rewrite has neither a birth time nor an ownership tag, so it could not be told from a later file")
         }
-        try update { state in
+        return update { state in
             guard let i = state.manifest.files.firstIndex(where: { $0.path == path }) else { return }
             let old = state.manifest.files[i]
             state.manifest.files[i] = FileManifest.Entry(path: path, dev: identity.device, ino: identity.inode,
@@ -177,14 +183,14 @@ public final class Retention: @unchecked Sendable {
         }
     }
 
-    /// Deletes what the limits no longer allow, as of `now`; returns the deletions (each also
-    /// told to `onDelete`). Files that went or were replaced leave the list quietly; those
-    /// behind a folder swapped for a link stay listed, untouched (`Lookup.unreachable`).
+    /// Deletes what the limits no longer allow, as of `now`, and saves the manifest; returns
+    /// every deletion made (each also told to `onDelete`), whatever then happened to the
+    /// manifest. Files that went or were replaced leave the list quietly; those behind a
+    /// folder swapped for a link stay listed, untouched (`Lookup.unreachable`).
     @discardableResult
-    public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) throws(RetentionError)
-        -> [RetentionDeletion] {
-        var deletions: [RetentionDeletion] = []
-        try update { state in
+    public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) -> RetentionPass {
+        var pass = RetentionPass()
+        let unsaved = update { state in
             // Each live file's age: this run's by the monotonic clock, earlier ones' by the wall clock.
             var live: [(index: Int, entry: FileManifest.Entry, size: Int64, age: Double, thisRun: Bool)] = []
             // The entries that stay listed, by their place in the list (which is oldest first).
@@ -219,33 +225,39 @@ public final class Retention: @unchecked Sendable {
                     }
                 }
                 guard let reason else { keep.insert(index); continue }
-                if delete(entry) {
+                switch delete(entry) {
+                case .deleted:
                     total -= size
-                    deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason))
+                    pass.deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason))
                     removeEmptyFolders(above: entry.path, made: state.manifest.folders)
-                } else {
+                case .notOurs:
                     keep.insert(index)
+                case let .failed(reason):
+                    keep.insert(index)
+                    pass.failures.append((entry.path, reason))
                 }
             }
             state.manifest.files = state.manifest.files.indices.filter(keep.contains).map { state.manifest.files[$0] }
             state.manifest.folders = state.manifest.folders.filter { folderMayExist($0) }
         }
-        for deletion in deletions { onDelete(deletion) }
-        return deletions
+        pass.unsaved = unsaved
+        for deletion in pass.deletions { onDelete(deletion) }
+        return pass
     }
 
-    /// Changes the state under the lock and saves the manifest.
-    private func update(_ change: (inout State) -> Void) throws(RetentionError) {
-        let result: Result<Void, RetentionError> = state.withLock { state in
+    /// Changes the state under the lock and saves the manifest; why it could not be saved,
+    /// or nil. The change stands either way: it is what is on the disk (a deletion), or what
+    /// this run knows (a file listed).
+    private func update(_ change: (inout State) -> Void) -> RetentionError? {
+        state.withLock { state in
             change(&state)
             do throws(RetentionError) {
                 try state.manifest.save(directory: directory, path: root, name: manifestName)
-                return .success(())
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        try result.get()
     }
 
     /// The folder holding `path`'s last component, entered from the root without following
@@ -332,13 +344,21 @@ public final class Retention: @unchecked Sendable {
         }
     }
 
-    /// Unlinks the file of `entry`, checked again just before; false if it is no longer ours
-    /// or the unlink failed.
-    private func delete(_ entry: FileManifest.Entry) -> Bool {
-        guard let (fd, name) = parent(of: entry.path) else { return false }
+    private enum Deletion {
+        case deleted
+        /// No longer ours when checked again: left alone.
+        case notOurs
+        /// The unlink failed (a folder that cannot be written, an I/O error): why.
+        case failed(String)
+    }
+
+    /// Unlinks the file of `entry`, checked again just before.
+    private func delete(_ entry: FileManifest.Entry) -> Deletion {
+        guard let (fd, name) = parent(of: entry.path) else { return .notOurs }
         defer { close(fd) }
-        guard case .same = lookUp(entry, in: fd, name: name) else { return false }
-        return unlinkat(fd, name, 0) == 0
+        guard case .same = lookUp(entry, in: fd, name: name) else { return .notOurs }
+        guard unlinkat(fd, name, 0) == 0 else { return .failed(String(cString: strerror(errno))) }
+        return .deleted
     }
 
     /// Removes the folders above `path` that jackwave made, innermost first, while empty
@@ -375,6 +395,16 @@ public enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
+}
+
+/// What one `prune` did: for its lines and events.
+public struct RetentionPass: Sendable {
+    /// The files it deleted, oldest first.
+    public var deletions: [RetentionDeletion] = []
+    /// The files it could not delete (still listed, tried again at the next prune), and why.
+    public var failures: [(path: String, reason: String)] = []
+    /// Why the manifest could not be saved afterwards, if it could not.
+    public var unsaved: RetentionError?
 }
 
 /// One file retention deleted: for its line and its `file_deleted` event.

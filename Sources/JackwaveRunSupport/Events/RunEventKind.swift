@@ -78,6 +78,10 @@ public enum RunEventKind: String, Sendable {
     /// none is deleted by age until this run has lasted `--keep` by the monotonic clock
     /// (`newest_age_seconds`, how old the newest looked; `keep_seconds`). Once a run.
     case retentionHeld = "retention_held"
+    /// Retention failed at part of its job, and the recording goes on: a file it could not
+    /// delete (`path`, `reason`; once a run for each), or its manifest that could not be
+    /// saved (`reason`; once until it is saved again).
+    case retentionFailed = "retention_failed"
     /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
     case clockStep = "clock_step"
     /// A MIDI file was finalized (`path`, `events`: how many each MIDI input put in it,
@@ -108,7 +112,7 @@ public enum RunEventKind: String, Sendable {
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
-             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped,
+             .fileDeleted, .retentionOff, .retentionHeld, .retentionFailed, .clockStep, .onCloseFailed, .midiFailed, .stopped,
              .timecodeJump, .timecodeLost: true
         default: false
         }
