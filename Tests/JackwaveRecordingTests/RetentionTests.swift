@@ -206,6 +206,35 @@ struct RetentionTests {
         #expect(exists("d/a.flac") && r.listedFiles == ["d/a.flac"])
     }
 
+    @Test("--keep-space counts only what a deletion frees: a file that another link names neither counts nor goes for the quota")
+    func hardLinksFreeNothing() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(bytes: 2500)) { _ in }
+        for (i, name) in ["a.flac", "b.flac", "c.flac", "d.flac"].enumerated() {
+            _ = try make(r, name, bytes: 1000, ageDays: Double(4 - i), now: Self.now)
+        }
+        // A backup by hard link of the oldest: deleting jackwave's name of it would free nothing.
+        #expect(link(dir + "/a.flac", dir + "/backup-a.flac") == 0)
+        let pass = r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+        // b, c and d take 3000 bytes that deleting can free: b goes, and 2000 fit.
+        #expect(pass.deletions.map(\.path) == ["b.flac"] && pass.deletions.first?.reason == .space(total: 3000, quota: 2500),
+                "\(pass.deletions)")
+        #expect(pass.linked.files == 1 && pass.linked.bytes == 1000)
+        #expect(exists("a.flac") && exists("backup-a.flac") && exists("c.flac") && exists("d.flac"))
+    }
+
+    @Test("a file that another link names, deleted by age, is said to have freed nothing")
+    func linkedFileByAgeFreesNothing() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        _ = try make(r, "a.flac", bytes: 1000, ageDays: 3, now: Self.now)
+        _ = try make(r, "b.flac", bytes: 1000, ageDays: 2, now: Self.now)
+        #expect(link(dir + "/a.flac", dir + "/backup-a.flac") == 0)
+        let deleted = try prune(r)
+        #expect(deleted.map(\.path) == ["a.flac", "b.flac"] && deleted.map(\.freed) == [false, true])
+        #expect(deleted.first?.line.hasSuffix("last written 3.0 days ago; another link keeps its bytes on the disk)") == true,
+                "\(deleted.first?.line ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/backup-a.flac")).count == 1000)
+    }
+
     @Test("the manifest outlives the run: a new retention on the folder knows the earlier files and deletes them")
     func manifestPersists() throws {
         do {

@@ -16,8 +16,8 @@ import JackwaveVocabulary
 /// - The session prunes once when the run starts, so that a service restarted after a long
 ///   stop catches up.
 /// Each deletion is a line and a `file_deleted` event (which `--on-event` is handed), whatever
-/// happens to the manifest after it. So, once a run, is the wall clock's word held back
-/// (`retention_held`). What retention fails to do is a line and a `retention_failed` event,
+/// happens to the manifest after it. So, once a run, are the wall clock's word held back
+/// (`retention_held`) and the files that other links keep from `--keep-space`. What retention fails to do is a line and a `retention_failed` event,
 /// and the recording goes on: a file it cannot delete (once a run for each), a manifest it
 /// cannot save (once until it is saved again, which is said too).
 package final class FileKeeper: @unchecked Sendable {
@@ -27,6 +27,8 @@ package final class FileKeeper: @unchecked Sendable {
     /// Whether the clock's hold (`Retention.clockHold`) has been said this run: once, from
     /// whichever thread prunes first (relaxed: the flag guards nothing else).
     private let holdSaid = Atomic<Bool>(false)
+    /// Whether the files that other links keep from `--keep-space` have been said this run.
+    private let linksSaid = Atomic<Bool>(false)
     /// Whether the last save of the manifest failed (said once, until one succeeds).
     private let unsaved = Atomic<Bool>(false)
     /// The files already said to be undeletable this run.
@@ -94,6 +96,11 @@ package final class FileKeeper: @unchecked Sendable {
             events?.emit(.retentionFailed, frame: frame, [("path", .string(path)), ("reason", .string(reason))])
         }
         say(unsaved: pass.unsaved, frame: frame)
+        if retention.limits.bytes != nil, pass.linked.files > 0,
+           linksSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            let n = pass.linked.files
+            messages.post("retention: \(n) of jackwave's files (\(RetentionDeletion.binary(pass.linked.bytes))) \(n == 1 ? "has" : "have") another link: deleting \(n == 1 ? "it" : "them") would free nothing, so \(setting: .keepSpace) neither counts nor deletes \(n == 1 ? "it" : "them")")
+        }
         if let newest = retention.clockHold, let limit = retention.limits.seconds,
            holdSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             messages.post("retention: the wall clock says every earlier file is past \(setting: .keep) (the newest last written \(String(printf: "%.1f", newest / 86400)) days ago): none goes by age until this run has lasted \(String(printf: "%.1f", limit / 86400)) days; \(setting: .keepSpace) still applies")
@@ -123,12 +130,15 @@ package final class FileKeeper: @unchecked Sendable {
 }
 
 extension RetentionDeletion {
-    /// Its `file_deleted` event's fields: `path`, `bytes`, `reason` (`age` or `space`).
+    /// Its `file_deleted` event's fields: `path`, `bytes`, `reason` (`age` or `space`), and
+    /// `freed: false` when another link kept its bytes.
     var fields: [(String, EventLog.Value)] {
         let reason: String = switch self.reason {
         case .age: "age"
         case .space: "space"
         }
-        return [("path", .string(path)), ("bytes", .int(bytes)), ("reason", .string(reason))]
+        var fields: [(String, EventLog.Value)] = [("path", .string(path)), ("bytes", .int(bytes)), ("reason", .string(reason))]
+        if !freed { fields.append(("freed", .bool(false))) }
+        return fields
     }
 }

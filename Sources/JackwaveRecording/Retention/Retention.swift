@@ -25,6 +25,10 @@ import Synchronization
 ///   newest looked) until this run has itself lasted `--keep` by the monotonic clock, which
 ///   proves that every earlier file is past it, whatever the wall clock says. `--keep-space`
 ///   still applies meanwhile.
+/// - **Only what a deletion frees counts toward `--keep-space`**: a file that another link
+///   also names (`st_nlink` above 1: a backup by `cp -l` or `rsync --link-dest`) keeps its
+///   blocks when jackwave deletes its name, so it neither counts nor goes for the quota
+///   (`RetentionPass.linked`); deleted by age, its deletion says that it freed nothing.
 /// - Each deletion goes to `onDelete` (a line and a `file_deleted` event, for the caller to
 ///   make), and every one is in what `prune` returns, whatever then happens to the manifest;
 ///   a folder jackwave made is removed once its last file has gone, if empty.
@@ -192,7 +196,7 @@ public final class Retention: @unchecked Sendable {
         var pass = RetentionPass()
         let unsaved = update { state in
             // Each live file's age: this run's by the monotonic clock, earlier ones' by the wall clock.
-            var live: [(index: Int, entry: FileManifest.Entry, size: Int64, age: Double, thisRun: Bool)] = []
+            var live: [(index: Int, entry: FileManifest.Entry, size: Int64, links: Int, age: Double, thisRun: Bool)] = []
             // The entries that stay listed, by their place in the list (which is oldest first).
             var keep = Set<Int>()
             for (index, entry) in state.manifest.files.enumerated() {
@@ -203,9 +207,9 @@ public final class Retention: @unchecked Sendable {
                 case .unreachable: keep.insert(index); continue
                 }
                 if let released = state.thisRun[entry.path] {
-                    live.append((index, entry, Int64(info.st_size), monotonic - released, true))
+                    live.append((index, entry, Int64(info.st_size), Int(info.st_nlink), monotonic - released, true))
                 } else {
-                    live.append((index, entry, Int64(info.st_size), Double(now.seconds - info.st_mtim.tv_sec), false))
+                    live.append((index, entry, Int64(info.st_size), Int(info.st_nlink), Double(now.seconds - info.st_mtim.tv_sec), false))
                 }
             }
             // Earlier files by the wall clock, unless it says all of them are past the limit;
@@ -214,21 +218,26 @@ public final class Retention: @unchecked Sendable {
             let proven = limits.seconds.map { monotonic - began > $0 } ?? false
             let clockAlone = limits.seconds.map { limit in !earlierAges.isEmpty && earlierAges.allSatisfy { $0 > limit } } ?? false
             state.clockHold = clockAlone && !proven ? earlierAges.min() : nil
-            var total = live.reduce(Int64(0)) { $0 + $1.size }
-            for (index, entry, size, age, thisRun) in live {
+            // What deleting them would free: a file another link also names frees nothing.
+            var total = live.reduce(Int64(0)) { $0 + ($1.links == 1 ? $1.size : 0) }
+            for file in live where file.links > 1 {
+                pass.linked.files += 1
+                pass.linked.bytes += file.size
+            }
+            for (index, entry, size, links, age, thisRun) in live {
                 var reason: RetentionDeletion.Reason?
                 if state.protected[entry.path] == nil {
                     if let limit = limits.seconds, thisRun ? age > limit : proven || (age > limit && !clockAlone) {
                         reason = .age(seconds: thisRun ? age : max(age, monotonic - began))
-                    } else if let quota = limits.bytes, total > quota {
+                    } else if let quota = limits.bytes, total > quota, links == 1 {
                         reason = .space(total: total, quota: quota)
                     }
                 }
                 guard let reason else { keep.insert(index); continue }
                 switch delete(entry) {
-                case .deleted:
-                    total -= size
-                    pass.deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason))
+                case let .deleted(freed):
+                    if freed { total -= size }
+                    pass.deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason, freed: freed))
                     removeEmptyFolders(above: entry.path, made: state.manifest.folders)
                 case .notOurs:
                     keep.insert(index)
@@ -345,20 +354,32 @@ public final class Retention: @unchecked Sendable {
     }
 
     private enum Deletion {
-        case deleted
+        /// Unlinked; `freed` false if another link kept the file (its blocks stay).
+        case deleted(freed: Bool)
         /// No longer ours when checked again: left alone.
         case notOurs
         /// The unlink failed (a folder that cannot be written, an I/O error): why.
         case failed(String)
     }
 
-    /// Unlinks the file of `entry`, checked again just before.
+    /// Unlinks the file of `entry`, checked again just before. Whether that freed it is read
+    /// from the file itself, held open across the unlink (its link count after: a link made
+    /// meanwhile counts), or, if it cannot be opened (made unreadable), from its link count
+    /// before.
     private func delete(_ entry: FileManifest.Entry) -> Deletion {
         guard let (fd, name) = parent(of: entry.path) else { return .notOurs }
         defer { close(fd) }
-        guard case .same = lookUp(entry, in: fd, name: name) else { return .notOurs }
+        guard case let .same(info) = lookUp(entry, in: fd, name: name) else { return .notOurs }
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        defer { if file >= 0 { close(file) } }
+        var opened = stat()
+        if file >= 0 {
+            guard fstat(file, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else { return .notOurs }
+        }
         guard unlinkat(fd, name, 0) == 0 else { return .failed(String(cString: strerror(errno))) }
-        return .deleted
+        guard file >= 0 else { return .deleted(freed: info.st_nlink <= 1) }
+        var after = stat()
+        return .deleted(freed: fstat(file, &after) != 0 || after.st_nlink == 0)
     }
 
     /// Removes the folders above `path` that jackwave made, innermost first, while empty
@@ -403,6 +424,9 @@ public struct RetentionPass: Sendable {
     public var deletions: [RetentionDeletion] = []
     /// The files it could not delete (still listed, tried again at the next prune), and why.
     public var failures: [(path: String, reason: String)] = []
+    /// jackwave's files that another link also names: deleting them would free nothing, so
+    /// `--keep-space` neither counts them nor deletes them.
+    public var linked: (files: Int, bytes: Int64) = (0, 0)
     /// Why the manifest could not be saved afterwards, if it could not.
     public var unsaved: RetentionError?
 }
@@ -421,14 +445,26 @@ public struct RetentionDeletion: Sendable, Equatable {
     public let path: String
     public let bytes: Int64
     public let reason: Reason
+    /// False when another link to the file kept its bytes on the disk.
+    public let freed: Bool
 
-    /// `retention: deleted 2025-02-12/1400.flac (1.2 GB, last written 30.2 days ago)`.
+    public init(path: String, bytes: Int64, reason: Reason, freed: Bool = true) {
+        self.path = path
+        self.bytes = bytes
+        self.reason = reason
+        self.freed = freed
+    }
+
+    /// `retention: deleted 2025-02-12/1400.flac (1.2 GB, last written 30.2 days ago)`; with
+    /// `; another link keeps its bytes on the disk` when it freed nothing.
     public var line: String {
         let size = String(printf: "%.1f MB", Double(bytes) / 1e6)
+        let kept = freed ? "" : "; another link keeps its bytes on the disk"
         switch reason {
-        case let .age(seconds): return "retention: deleted \(path) (\(size), last written \(String(printf: "%.1f", seconds / 86400)) days ago)"
+        case let .age(seconds):
+            return "retention: deleted \(path) (\(size), last written \(String(printf: "%.1f", seconds / 86400)) days ago\(kept))"
         case let .space(total, quota):
-            return "retention: deleted \(path) (\(size); jackwave's files took \(Self.binary(total)) of \(Self.binary(quota)))"
+            return "retention: deleted \(path) (\(size); jackwave's files took \(Self.binary(total)) of \(Self.binary(quota))\(kept))"
         }
     }
 

@@ -69,7 +69,8 @@ public enum RunEventKind: String, Sendable {
     case silenceEnded = "silence_ended"
     /// Clips in one second of the timeline (`count`, and `inputs`: each input's count).
     case clipping
-    /// Retention deleted one of jackwave's own files (`path`, `bytes`, `reason`).
+    /// Retention deleted one of jackwave's own files (`path`, `bytes`, `reason`; `freed`
+    /// false when another link kept its bytes on the disk).
     case fileDeleted = "file_deleted"
     /// Retention could not start (a manifest or lock file it cannot trust or read, another
     /// jackwave's lock): `reason`. The run records without it; nothing is deleted.
