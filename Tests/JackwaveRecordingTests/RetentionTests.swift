@@ -135,10 +135,67 @@ struct RetentionTests {
         #expect(try prune(r, now: ahead, monotonic: 60).isEmpty)
         #expect(r.listedFiles == ["a.flac", "b.flac"] && exists("a.flac") && exists("b.flac"))
         let hold = try #require(r.clockHold, "no hold said")
-        #expect(abs(hold - (40 + 0.2) * 86400) < 1, "\(hold)")
+        #expect(hold.files == 2 && abs(hold.newestAge - (40 + 0.2) * 86400) < 1 && hold.seen == 60, "\(hold)")
         // This run's own pieces do not change that: they are young by the monotonic clock.
         _ = try make(r, "c.flac", bytes: 10, ageDays: 0, now: ahead)
         #expect(try prune(r, now: ahead, monotonic: 120).isEmpty && r.clockHold != nil)
+    }
+
+    @Test("a hold outlives the run: restarted with the clock still ahead, no held file goes, though the newer files look right by it")
+    func holdOutlivesTheRun() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)])
+        let ahead = Self.now + 40 * 86400
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+            #expect(try prune(r, now: ahead, monotonic: 60).isEmpty && r.clockHold?.files == 2)
+            // A piece written at the clock's new time: young by it.
+            _ = try make(r, "c.flac", bytes: 10, ageDays: 0, now: ahead)
+            #expect(try prune(r, now: ahead, monotonic: 120).isEmpty)
+        }
+        let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
+        #expect(manifest.hasPrefix("{\"jackwave_manifest\":3}\n") && manifest.contains("\"held\":120,"), "\(manifest)")
+        // The next run: c.flac says the clock is right, yet a and b stay held, and keep counting.
+        let again = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        #expect(try prune(again, now: ahead + 3600, monotonic: 30).isEmpty)
+        #expect(again.listedFiles == ["a.flac", "b.flac", "c.flac"] && exists("a.flac") && exists("b.flac"))
+        let hold = try #require(again.clockHold, "the hold is gone")
+        #expect(hold.files == 2 && abs(hold.newestAge - (40.2 * 86400 + 3600)) < 1 && hold.seen == 150, "\(hold)")
+    }
+
+    @Test("held files go once jackwave has run --keep with them held, added up across runs, whatever the wall clock says")
+    func holdEndsOnceSeen() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)])
+        let ahead = Self.now + 40 * 86400
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 1000) { _ in }
+            #expect(try prune(r, now: ahead, monotonic: 1060).isEmpty)
+            #expect(try prune(r, now: ahead, monotonic: 1000 + 20 * 86400).isEmpty)
+        }
+        // The clock put back meanwhile: the files look young by it; 20 days have been seen.
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        #expect(try prune(r, now: Self.now, monotonic: 9 * 86400).isEmpty && r.clockHold?.seen == 29 * 86400)
+        let deleted = try prune(r, now: Self.now, monotonic: 10 * 86400 + 1)
+        #expect(deleted.map(\.path) == ["a.flac", "b.flac"] && deleted.first?.reason == .age(seconds: 30 * 86400 + 1), "\(deleted)")
+        #expect(r.clockHold == nil)
+        // Nothing held any more: the manifest is one an older jackwave reads again.
+        let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
+        #expect(manifest == "{\"jackwave_manifest\":2}\n", "\(manifest)")
+    }
+
+    @Test("a piece the wall clock calls past --keep during its run (a step forward) is held at the next restart")
+    func stepDuringRunHoldsThisRunsFiles() throws {
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+            _ = try make(r, "a.flac", bytes: 10, ageDays: 0, now: Self.now)
+            // The clock steps 40 days forward; the next piece is written at its new time.
+            _ = try make(r, "b.flac", bytes: 10, ageDays: 0, now: Self.now + 40 * 86400)
+            #expect(try prune(r, now: Self.now + 40 * 86400, monotonic: 60).isEmpty)
+        }
+        // Restarted with the clock where it stepped to: b.flac looks young by it, a.flac 40
+        // days old. a.flac was written a minute before; it stays.
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        #expect(try prune(r, now: Self.now + 40 * 86400 + 60, monotonic: 60).isEmpty)
+        #expect(exists("a.flac") && exists("b.flac"))
     }
 
     @Test("while the clock is held, --keep-space still deletes the oldest of the earlier files")

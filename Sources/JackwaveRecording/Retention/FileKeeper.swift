@@ -16,10 +16,11 @@ import JackwaveVocabulary
 /// - The session prunes once when the run starts, so that a service restarted after a long
 ///   stop catches up.
 /// Each deletion is a line and a `file_deleted` event (which `--on-event` is handed), whatever
-/// happens to the manifest after it. So, once a run, are the wall clock's word held back
-/// (`retention_held`) and the files that other links keep from `--keep-space`. What retention fails to do is a line and a `retention_failed` event,
-/// and the recording goes on: a file it cannot delete (once a run for each), a manifest it
-/// cannot save (once until it is saved again, which is said too).
+/// happens to the manifest after it. So, once a run, are the files held from before a
+/// suspected clock step (`retention_held`) and the files that other links keep from counting.
+/// What retention fails to do is a line and a `retention_failed` event, and the recording
+/// goes on: a file it cannot delete (once a run for each), a manifest it cannot save (once
+/// until it is saved again, which is said too).
 package final class FileKeeper: @unchecked Sendable {
     let retention: Retention
     private let messages: MessageQueue
@@ -101,10 +102,12 @@ package final class FileKeeper: @unchecked Sendable {
             let n = pass.linked.files
             messages.post("retention: \(n) of jackwave's files (\(RetentionDeletion.binary(pass.linked.bytes))) \(n == 1 ? "has" : "have") another link: deleting \(n == 1 ? "it" : "them") would free nothing, so \(setting: .keepSpace) neither counts nor deletes \(n == 1 ? "it" : "them")")
         }
-        if let newest = retention.clockHold, let limit = retention.limits.seconds,
+        if let hold = retention.clockHold, let limit = retention.limits.seconds,
            holdSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
-            messages.post("retention: the wall clock says every earlier file is past \(setting: .keep) (the newest last written \(String(printf: "%.1f", newest / 86400)) days ago): none goes by age until this run has lasted \(String(printf: "%.1f", limit / 86400)) days; \(setting: .keepSpace) still applies")
-            events?.emit(.retentionHeld, frame: frame, [("newest_age_seconds", .double(newest)), ("keep_seconds", .double(limit))])
+            let n = hold.files
+            messages.post("retention: \(n) file\(n == 1 ? "" : "s") held from before a suspected clock step (the wall clock, not believed about \(n == 1 ? "it" : "them"), says the newest was last written \(Self.days(hold.newestAge)) days ago): none goes by age until jackwave has run \(Self.days(limit)) days with \(n == 1 ? "it" : "them") held (\(Self.days(hold.seen)) so far, added up across runs); \(setting: .keepSpace) still applies")
+            events?.emit(.retentionHeld, frame: frame, [("files", .int(Int64(n))), ("newest_age_seconds", .double(hold.newestAge)),
+                                                         ("seen_seconds", .double(hold.seen)), ("keep_seconds", .double(limit))])
         }
     }
 
@@ -119,6 +122,8 @@ package final class FileKeeper: @unchecked Sendable {
             messages.post("retention: the manifest is saved again")
         }
     }
+
+    static func days(_ seconds: Double) -> String { String(printf: "%.1f", seconds / 86400) }
 
     /// `path` relative to the retention's folder, as the manifest lists it.
     private func relative(_ path: String) -> String {

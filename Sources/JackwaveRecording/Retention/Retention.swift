@@ -21,10 +21,15 @@ import Synchronization
 /// - **Never on the wall clock's word alone.** A file of this run ages by the monotonic
 ///   clock, from when the writer let it go. An earlier run's file ages by the wall clock
 ///   (`st_mtime`, its end), unless that clock says every earlier file is past `--keep` (a bad
-///   RTC at boot, an NTP step): then none of them goes by age (`clockHold` says how old the
-///   newest looked) until this run has itself lasted `--keep` by the monotonic clock, which
-///   proves that every earlier file is past it, whatever the wall clock says. `--keep-space`
-///   still applies meanwhile.
+///   RTC at boot, an NTP step). Then they are *held*: each ages only by the time jackwave
+///   itself sees pass, from this run's start (each was last written before it), added up
+///   across runs in the manifest (`FileManifest.Entry.held`), until that time reaches
+///   `--keep`, which proves it past, whatever the wall clock says. Only that clears a hold:
+///   a wall clock that agrees with the files again may be the wrong one (a bad RTC at every
+///   boot, put right by NTP later), so it is not believed about them. A file of this run
+///   that the wall clock already calls past `--keep` (a step forward during the run) is held
+///   the same way, from its own release. `clockHold` sums up the held files; `--keep-space`
+///   still applies to them meanwhile.
 /// - **Only what a deletion frees counts toward `--keep-space`**: a file that another link
 ///   also names (`st_nlink` above 1: a backup by `cp -l` or `rsync --link-dest`) keeps its
 ///   blocks when jackwave deletes its name, so it neither counts nor goes for the quota
@@ -53,16 +58,25 @@ public final class Retention: @unchecked Sendable {
         /// This run's files: when the writer (or a hook) last let go of each, on the
         /// monotonic clock (`Monotonic.seconds`).
         var thisRun: [String: Double] = [:]
-        var clockHold: Double?
+        /// Earlier files held from before a clock step: the time jackwave had seen pass since
+        /// when this run began (the manifest's `held` as read; 0 for those held by this run).
+        var heldBefore: [String: Double] = [:]
+        var clockHold: ClockHold?
     }
     /// When this retention began, on the monotonic clock: every earlier run's file was last
     /// written before it.
     private let began: Double
 
-    /// The wall-clock age, in seconds, of the newest earlier file when the last `prune` held
-    /// every earlier file back because the clock said they were all past `--keep`; nil when
-    /// it did not.
-    public var clockHold: Double? { state.withLock { $0.clockHold } }
+    /// The earlier files that the last `prune` held from before a suspected clock step, if
+    /// any (and `--keep` is set): how many, how old the newest looked by the wall clock, and
+    /// the least time jackwave has seen pass since (in seconds).
+    public struct ClockHold: Sendable, Equatable {
+        public let files: Int
+        public let newestAge: Double
+        public let seen: Double
+    }
+
+    public var clockHold: ClockHold? { state.withLock { $0.clockHold } }
 
     /// Retention for the files listed as `NAME` in `root` (the manifest is read if it exists,
     /// made if not). Refused if another jackwave keeps the same manifest (its lock file is
@@ -99,7 +113,11 @@ public final class Retention: @unchecked Sendable {
                 try FileManifest.create(directory: directory, path: self.root, name: manifestName)
                 manifest = FileManifest()
             }
-            state = Mutex(State(manifest: manifest))
+            var state = State(manifest: manifest)
+            for entry in manifest.files {
+                if let held = entry.held { state.heldBefore[entry.path] = held.isFinite ? max(0, held) : 0 }
+            }
+            self.state = Mutex(state)
         } catch {
             close(lock)
             close(directory)
@@ -170,7 +188,8 @@ public final class Retention: @unchecked Sendable {
             guard let i = state.manifest.files.firstIndex(where: { $0.path == path }) else { return }
             let old = state.manifest.files[i]
             state.manifest.files[i] = FileManifest.Entry(path: path, dev: identity.device, ino: identity.inode,
-                                                         created: old.created, born: identity.born, tag: identity.tag)
+                                                         created: old.created, born: identity.born, tag: identity.tag,
+                                                         held: old.held)
         }
     }
 
@@ -194,63 +213,94 @@ public final class Retention: @unchecked Sendable {
     @discardableResult
     public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) -> RetentionPass {
         var pass = RetentionPass()
-        let unsaved = update { state in
-            // Each live file's age: this run's by the monotonic clock, earlier ones' by the wall clock.
-            var live: [(index: Int, entry: FileManifest.Entry, size: Int64, links: Int, age: Double, thisRun: Bool)] = []
-            // The entries that stay listed, by their place in the list (which is oldest first).
-            var keep = Set<Int>()
-            for (index, entry) in state.manifest.files.enumerated() {
-                let info: stat
-                switch inspect(entry) {
-                case let .same(found): info = found
-                case .gone: continue
-                case .unreachable: keep.insert(index); continue
-                }
-                if let released = state.thisRun[entry.path] {
-                    live.append((index, entry, Int64(info.st_size), Int(info.st_nlink), monotonic - released, true))
-                } else {
-                    live.append((index, entry, Int64(info.st_size), Int(info.st_nlink), Double(now.seconds - info.st_mtim.tv_sec), false))
-                }
-            }
-            // Earlier files by the wall clock, unless it says all of them are past the limit;
-            // all of them once this run has lasted the limit (then they are, clock or not).
-            let earlierAges = live.filter { !$0.thisRun }.map(\.age)
-            let proven = limits.seconds.map { monotonic - began > $0 } ?? false
-            let clockAlone = limits.seconds.map { limit in !earlierAges.isEmpty && earlierAges.allSatisfy { $0 > limit } } ?? false
-            state.clockHold = clockAlone && !proven ? earlierAges.min() : nil
-            // What deleting them would free: a file another link also names frees nothing.
-            var total = live.reduce(Int64(0)) { $0 + ($1.links == 1 ? $1.size : 0) }
-            for file in live where file.links > 1 {
-                pass.linked.files += 1
-                pass.linked.bytes += file.size
-            }
-            for (index, entry, size, links, age, thisRun) in live {
-                var reason: RetentionDeletion.Reason?
-                if state.protected[entry.path] == nil {
-                    if let limit = limits.seconds, thisRun ? age > limit : proven || (age > limit && !clockAlone) {
-                        reason = .age(seconds: thisRun ? age : max(age, monotonic - began))
-                    } else if let quota = limits.bytes, total > quota, links == 1 {
-                        reason = .space(total: total, quota: quota)
-                    }
-                }
-                guard let reason else { keep.insert(index); continue }
-                switch delete(entry) {
-                case let .deleted(freed):
-                    if freed { total -= size }
-                    pass.deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason, freed: freed))
-                    removeEmptyFolders(above: entry.path, made: state.manifest.folders)
-                case .notOurs:
-                    keep.insert(index)
-                case let .failed(reason):
-                    keep.insert(index)
-                    pass.failures.append((entry.path, reason))
-                }
-            }
-            state.manifest.files = state.manifest.files.indices.filter(keep.contains).map { state.manifest.files[$0] }
-            state.manifest.folders = state.manifest.folders.filter { folderMayExist($0) }
-        }
+        let unsaved = update { state in pass = prune(&state, now: Double(now.seconds), monotonic: monotonic) }
         pass.unsaved = unsaved
         for deletion in pass.deletions { onDelete(deletion) }
+        return pass
+    }
+
+    /// How a live file ages: this run's by the monotonic clock, a held one by the time
+    /// jackwave has seen pass, any other earlier one by the wall clock.
+    private enum Clock { case thisRun, held, wall }
+
+    private func prune(_ state: inout State, now: Double, monotonic: Double) -> RetentionPass {
+        var pass = RetentionPass()
+        let limit = limits.seconds
+        var live: [(index: Int, size: Int64, links: Int, wallAge: Double, age: Double, clock: Clock)] = []
+        // The entries that stay listed, by their place in the list (which is oldest first).
+        var keep = Set<Int>()
+        for (index, entry) in state.manifest.files.enumerated() {
+            let info: stat
+            switch inspect(entry) {
+            case let .same(found): info = found
+            case .gone: continue
+            case .unreachable: keep.insert(index); continue
+            }
+            // In Double: a time_t from the file system cannot overflow it.
+            let wallAge = now - Double(info.st_mtim.tv_sec)
+            var age = wallAge, clock = Clock.wall
+            if let released = state.thisRun[entry.path] {
+                age = monotonic - released
+                clock = .thisRun
+                // The wall clock already calls it past --keep: a step forward during the run.
+                // Held for the runs after this one, from its release.
+                if let limit, wallAge > limit || entry.held != nil { state.manifest.files[index].held = max(0, age) }
+            } else if let held = entry.held {
+                age = max(held, (state.heldBefore[entry.path] ?? 0) + monotonic - began)
+                clock = .held
+                state.manifest.files[index].held = age
+            }
+            live.append((index, Int64(info.st_size), Int(info.st_nlink), wallAge, age, clock))
+        }
+        // The wall clock says every earlier file (not yet held) is past --keep: none is
+        // believed; all are held, aging from this run's start, unless this run has itself
+        // lasted --keep (then they are past it, clock or not).
+        let proven = limit.map { monotonic - began > $0 } ?? false
+        let earlier = live.indices.filter { live[$0].clock == .wall }
+        if let limit, !proven, !earlier.isEmpty, earlier.allSatisfy({ live[$0].age > limit }) {
+            for i in earlier {
+                live[i].clock = .held
+                live[i].age = monotonic - began
+                state.manifest.files[live[i].index].held = live[i].age
+                state.heldBefore[state.manifest.files[live[i].index].path] = 0
+            }
+        }
+        // What deleting them would free: a file another link also names frees nothing.
+        var total = live.reduce(Int64(0)) { $0 + ($1.links == 1 ? $1.size : 0) }
+        for file in live where file.links > 1 {
+            pass.linked.files += 1
+            pass.linked.bytes += file.size
+        }
+        for file in live {
+            let entry = state.manifest.files[file.index]
+            var reason: RetentionDeletion.Reason?
+            if state.protected[entry.path] == nil {
+                if let limit, file.age > limit || (file.clock == .wall && proven) {
+                    reason = .age(seconds: file.clock == .wall && proven ? max(file.age, monotonic - began) : file.age)
+                } else if let quota = limits.bytes, total > quota, file.links == 1 {
+                    reason = .space(total: total, quota: quota)
+                }
+            }
+            guard let reason else { keep.insert(file.index); continue }
+            switch delete(entry) {
+            case let .deleted(freed):
+                if freed { total -= file.size }
+                pass.deletions.append(RetentionDeletion(path: entry.path, bytes: file.size, reason: reason, freed: freed))
+                removeEmptyFolders(above: entry.path, made: state.manifest.folders)
+            case .notOurs:
+                keep.insert(file.index)
+            case let .failed(reason):
+                keep.insert(file.index)
+                pass.failures.append((entry.path, reason))
+            }
+        }
+        // The hold that remains: the held files still listed.
+        let held = live.filter { $0.clock == .held && keep.contains($0.index) }
+        state.clockHold = limit != nil && !held.isEmpty
+            ? ClockHold(files: held.count, newestAge: held.map(\.wallAge).min() ?? 0, seen: held.map(\.age).min() ?? 0)
+            : nil
+        state.manifest.files = state.manifest.files.indices.filter(keep.contains).map { state.manifest.files[$0] }
+        state.manifest.folders = state.manifest.folders.filter { folderMayExist($0) }
         return pass
     }
 

@@ -75,9 +75,11 @@ public enum RunEventKind: String, Sendable {
     /// Retention could not start (a manifest or lock file it cannot trust or read, another
     /// jackwave's lock): `reason`. The run records without it; nothing is deleted.
     case retentionOff = "retention_off"
-    /// The wall clock says every earlier run's file is past `--keep` (a bad RTC, an NTP step):
-    /// none is deleted by age until this run has lasted `--keep` by the monotonic clock
-    /// (`newest_age_seconds`, how old the newest looked; `keep_seconds`). Once a run.
+    /// Files are held from before a suspected clock step (the wall clock said every earlier
+    /// file was past `--keep`: a bad RTC, an NTP step): none goes by age until jackwave has
+    /// seen `--keep` pass with them held, added up across runs (`files`;
+    /// `newest_age_seconds`, how old the newest looks; `seen_seconds`, the time seen so far;
+    /// `keep_seconds`). Once a run while a hold lasts.
     case retentionHeld = "retention_held"
     /// Retention failed at part of its job, and the recording goes on: a file it could not
     /// delete (`path`, `reason`; once a run for each), or its manifest that could not be
