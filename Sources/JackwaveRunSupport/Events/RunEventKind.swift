@@ -85,6 +85,13 @@ public enum RunEventKind: String, Sendable {
     /// delete (`path`, `reason`; once a run for each), or its manifest that could not be
     /// saved (`reason`; once until it is saved again).
     case retentionFailed = "retention_failed"
+    /// The session manager (NSM) is gone (`reason`: `parent`, the process that started
+    /// jackwave ended, or `socket`, another socket or none is on its port; `pid`,
+    /// `address`): nothing more from its address is obeyed; the recording goes on.
+    case sessionManagerLost = "session_manager_lost"
+    /// A message from the gone session manager's address was refused (`request`, its OSC
+    /// path; `from`; `folder` for an open): whoever holds that port now is not the manager.
+    case sessionRequestRefused = "session_request_refused"
     /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
     case clockStep = "clock_step"
     /// A MIDI file was finalized (`path`, `events`: how many each MIDI input put in it,
@@ -116,7 +123,7 @@ public enum RunEventKind: String, Sendable {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
              .fileDeleted, .retentionOff, .retentionHeld, .retentionFailed, .clockStep, .onCloseFailed, .midiFailed, .stopped,
-             .timecodeJump, .timecodeLost: true
+             .timecodeJump, .timecodeLost, .sessionManagerLost, .sessionRequestRefused: true
         default: false
         }
     }
