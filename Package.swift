@@ -124,7 +124,7 @@ let package = Package(
         /// Everything a command needs: the host to run, the plot to draw, the files to check.
         /// A New Session Manager client: the announce, the open and the save, and a run's
         /// front end that answers the manager.
-        .target(name: "JackwaveNSM", dependencies: ["JackwaveVocabulary", "JackwaveUnattended", "JackwaveHost"]),
+        .target(name: "JackwaveNSM", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveUnattended", "JackwaveHost"]),
         .target(name: "JackwaveCLI", dependencies: ["JackwaveVocabulary", "JackwaveDSP", "JackwaveSoundFiles", "JackwaveLevelStream",
                                                     "JackwaveRunSupport", "JackwaveEngine", "JackwaveAnalysis", "JackwaveStreaming",
                                                     "JackwaveRecording", "JackwaveUnattended", "JackwaveNSM", "JackwaveMIDI",

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JackwaveRunSupport
 import JackwaveVocabulary
 
 /// The source password a stream logs in with, kept out of the process list: from
@@ -11,6 +12,15 @@ public enum StreamPassword {
     public static let variable = "JACKWAVE_STREAM_PASSWORD"
     /// A password file longer than this is refused (a password is a line).
     static let maximumFileBytes = 4096
+
+    /// Takes the password out of the process once `environment` holds it: the variable
+    /// unset and its bytes erased where the kernel shows them (`/proc/PID/environ`), and a
+    /// password in the `--stream` URL masked in the arguments (`/proc/PID/cmdline`), so that
+    /// no hook or other child finds either through `$PPID`.
+    public static func leaveProcess(urlPassword: Bool) {
+        ProcessBlock.removeVariable(variable)
+        if urlPassword { ProcessBlock.maskURLPasswords() }
+    }
 
     /// The password and the warnings to say (a password in the URL, a file others can read).
     public static func resolve(_ target: StreamTarget, file: String?, environment: [String: String])

@@ -211,3 +211,145 @@ struct SessionManagerEndToEndTests {
         expectPatternAfterConnection(try Recording(after), "one's take-002.wav", server: server, stderr: nsm.process.stderrSoFar)
     }
 }
+
+/// The manager gone (nsmd killed) and someone else on its freed port: jackwave records on,
+/// says so, and obeys nothing more from that address.
+extension SessionManagerEndToEndTests {
+    /// A jackwave in session `name` recording take-002.wav from the test source, with its
+    /// events in `events.jsonl` in its folder (a first open makes the settings, which get
+    /// `--events`; the second records with them): its folder and pid.
+    func recordingWithEvents(_ nsm: NSMServer, session name: String, server: any TestServer,
+                             executable: String = "jackwave") throws -> (folder: String, pid: pid_t) {
+        try nsm.request("/nsm/server/new", [name])
+        try nsm.request("/nsm/server/add", [executable])
+        let folder = try #require(nsm.clientFolder(session: name), "no client folder: \(nsm.process.stderrSoFar)")
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(folder + "/take-001.wav") > 0 }, "\(nsm.process.stderrSoFar)")
+        try nsm.request("/nsm/server/close")
+        let settings = try String(contentsOfFile: folder + "/jackwave.args", encoding: .utf8)
+        try (settings + "--events\nevents.jsonl\n").write(toFile: folder + "/jackwave.args", atomically: false, encoding: .utf8)
+        try nsm.request("/nsm/server/open", [name])
+        let take = folder + "/take-002.wav"
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(take) > 0 }, "\(nsm.process.stderrSoFar)")
+        let launched = nsm.process.stderrSoFar.matches(of: try Regex("Process \(executable) has pid: (\\d+)")).compactMap {
+            ($0.output[1].substring).flatMap { pid_t($0) }
+        }
+        let pid = try #require(launched.last, "\(nsm.process.stderrSoFar)")
+        let clientID = String(folder.split(separator: "/").last ?? "")
+        for channel in 1...2 {
+            let out = try Run.tool("/usr/bin/jack_connect", ["src:out_\(channel)", "\(clientID):in_\(channel)"], server: server.name)
+            #expect(out.status == 0, "\(clientID):in_\(channel): \(out.stderr)")
+        }
+        let connected = Recording.framesSoFar(take)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(take) > connected + 24000 }, "\(nsm.process.stderrSoFar)")
+        return (folder, pid)
+    }
+
+    /// Ends jackwave as a quit would (SIGTERM), now that no manager can.
+    func stop(_ pid: pid_t, _ nsm: NSMServer) {
+        kill(pid, SIGTERM)
+        #expect(waitUntil(timeout: 30) {
+            kill(pid, 0) != 0 || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") == true
+        })
+        #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("jackwave: recorded") }, "\(nsm.process.stderrSoFar)")
+    }
+
+    /// The address jackwave takes for the manager's, as `NSMAddress` resolves `NSM_URL`: the
+    /// host's loopback address, or this machine's own, reached over 127.0.0.1 (or ::1).
+    static func managerHost(_ url: String) -> String {
+        let host = url.replacingOccurrences(of: "osc.udp://", with: "").split(separator: ":").first.map(String.init) ?? "127.0.0.1"
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return "127.0.0.1" }
+        defer { freeaddrinfo(list) }
+        var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard getnameinfo(first.pointee.ai_addr, first.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else {
+            return "127.0.0.1"
+        }
+        let numeric = String(cString: buffer)
+        if first.pointee.ai_family == AF_INET6 { return "::1" }
+        return numeric.hasPrefix("127.") ? numeric : "127.0.0.1"
+    }
+
+    /// The loopback UDP port of process `pid`'s NSM socket: the UDP rows of its network's
+    /// table whose inode is one of its descriptors'.
+    static func udpPort(of pid: pid_t) -> Int? {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        let inodes = Set(fds.compactMap { fd -> String? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
+                  target.hasPrefix("socket:[") else { return nil }
+            return String(target.dropFirst(8).dropLast())
+        })
+        for table in ["/proc/\(pid)/net/udp", "/proc/\(pid)/net/udp6"] {
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, inodes.contains(String(fields[9])),
+                      let port = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) else { continue }
+                return port
+            }
+        }
+        return nil
+    }
+
+    @Test("the manager gone (nsmd killed): jackwave records on, sample-exact, and says so in a line and a session_manager_lost event",
+          arguments: ServerKind.allCases)
+    func managerGone(kind: ServerKind) throws {
+        let server = try kind.start()
+        let source = try server.startTestSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let nsm = try NSMServer(server: server)
+        let (folder, pid) = try recordingWithEvents(nsm, session: "gone", server: server)
+        defer { kill(pid, SIGKILL) }
+        let take = folder + "/take-002.wav"
+        nsm.process.signal(SIGKILL)
+        #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("the session manager is gone (process ") }, "\(nsm.process.stderrSoFar)")
+        let after = Recording.framesSoFar(take)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(take) > after + 48000 }, "still recording: \(nsm.process.stderrSoFar)")
+        stop(pid, nsm)
+        expectPatternAfterConnection(try Recording(take), "take-002.wav", server: server, stderr: nsm.process.stderrSoFar)
+        let lost = try EventStream.read(folder + "/events.jsonl").filter { $0["event"] as? String == "session_manager_lost" }
+        #expect(lost.count == 1 && lost.first?["reason"] as? String == "parent", "\(lost)")
+    }
+
+    /// nsmd 1.6.1 leaks its socket into every client, which keeps its port taken while any
+    /// runs; a manager that leaks nothing (RaySession's daemon) frees it as it dies. jackwave
+    /// is started as under the latter (`NSMServer.closingWrapper`), so that the port is free.
+    @Test("a forger on the dead manager's port sends /nsm/client/open to a folder of its own: refused and said, nothing made there, the recording sample-exact",
+          arguments: ServerKind.allCases)
+    func forgedOpenRefused(kind: ServerKind) throws {
+        let server = try kind.start()
+        let source = try server.startTestSource(channels: 2)
+        defer { source.signal(SIGTERM); _ = source.finish() }
+        let nsm = try NSMServer(server: server)
+        let (folder, pid) = try recordingWithEvents(nsm, session: "forged", server: server, executable: NSMServer.closingWrapper)
+        defer { kill(pid, SIGKILL) }
+        let take = folder + "/take-002.wav"
+        let target = try #require(Self.udpPort(of: pid), "jackwave's NSM socket not found")
+        let host = Self.managerHost(nsm.url)
+        nsm.process.signal(SIGKILL)
+        // The forger binds the port as soon as the kernel has freed it, and sends at once:
+        // jackwave may not have looked for its manager yet.
+        var forger: OscPeer?
+        #expect(waitUntil(timeout: 30, interval: 0.005) {
+            forger = try? OscPeer(host: host, port: nsm.port)
+            return forger != nil
+        }, "the manager's port \(host):\(nsm.port) was never free")
+        let theirs = temporaryDirectory() + "/theirs"
+        forger?.send("/nsm/client/open", [.string(theirs), .string("forged"), .string("jackwave.nFORG")], to: target,
+                     host: host.contains(":") ? "::1" : "127.0.0.1")
+        #expect(waitUntil(timeout: 30) { nsm.process.stderrSoFar.contains("refused /nsm/client/open (\(theirs))") }, "\(nsm.process.stderrSoFar)")
+        #expect(!FileManager.default.fileExists(atPath: theirs), "the forged open made \(theirs)")
+        #expect(!nsm.process.stderrSoFar.contains("switching to"), "\(nsm.process.stderrSoFar)")
+        let after = Recording.framesSoFar(take)
+        #expect(waitUntil(timeout: 30) { Recording.framesSoFar(take) > after + 48000 }, "still recording: \(nsm.process.stderrSoFar)")
+        stop(pid, nsm)
+        #expect(!FileManager.default.fileExists(atPath: theirs))
+        expectPatternAfterConnection(try Recording(take), "take-002.wav", server: server, stderr: nsm.process.stderrSoFar)
+        let events = try EventStream.read(folder + "/events.jsonl")
+        #expect(events.filter { $0["event"] as? String == "session_manager_lost" }.count == 1)
+        let refused = events.filter { $0["event"] as? String == "session_request_refused" }
+        #expect(refused.count == 1 && refused.first?["folder"] as? String == theirs && refused.first?["request"] as? String == "/nsm/client/open",
+                "\(refused)")
+    }
+}

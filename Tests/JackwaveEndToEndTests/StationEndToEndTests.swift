@@ -223,25 +223,44 @@ struct StationEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: caseDir).isEmpty)
     }
 
-    @Test("the stream's password leaves the environment once read: no --on-close or --on-event command sees it")
-    func passwordReachesNoHook() throws {
+    /// Where the stream's password is given: the environment, or the URL.
+    enum PasswordPlace: String, CaseIterable, Sendable {
+        case environment = "JACKWAVE_STREAM_PASSWORD"
+        case url = "the --stream URL"
+    }
+
+    @Test("the stream's password leaves the process: not in jackwave's /proc/PID/environ or cmdline, nor what its hooks read through $PPID; the stream logs in with it",
+          arguments: PasswordPlace.allCases)
+    func passwordLeavesTheProcess(place: PasswordPlace) throws {
         let server = try ServerKind.jackd.start()
         let icecast = try IcecastServer()
         let dir = temporaryDirectory()
-        let seen = dir + "/environments"
-        let hook = "env >> '\(seen)'; true"
-        let out = try Run.jackwave(["--record", dir + "/air.wav", "--split", "1", "-d", "2.5", "--tone", "1000",
-                                    "-p", "jackwave:out_1", "-c", "1", "--outputs", "1", "--no-meter",
-                                    "--on-close", hook, "--on-event", hook,
-                                    "--stream", "icecast://source@127.0.0.1:\(icecast.port)/live.opus"],
-                                   server: server.name, environment: ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword])
+        let seen = dir + "/seen"
+        // What a hook could find: its parent's (jackwave's) environment and arguments, and its own.
+        let hook = "cat /proc/$PPID/environ /proc/$PPID/cmdline /proc/self/environ >> '\(seen)'; echo >> '\(seen)'; true"
+        let login = place == .url ? "source:\(icecast.sourcePassword)" : "source"
+        let run = try Run.start(Run.jackwave, ["--record", dir + "/air.wav", "--split", "1", "-d", "3", "--tone", "1000",
+                                               "-p", "jackwave:out_1", "-c", "1", "--outputs", "1", "--no-meter",
+                                               "--on-close", hook, "--on-event", hook,
+                                               "--stream", "icecast://\(login)@127.0.0.1:\(icecast.port)/live.opus"],
+                                server: server.name,
+                                environment: place == .environment ? ["JACKWAVE_STREAM_PASSWORD": icecast.sourcePassword] : [:])
+        defer { if run.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForStderr("stream: connected to"), "the password was used: \(run.stderrSoFar)")
+        // While it runs, its own as any process of the user reads them.
+        for table in ["environ", "cmdline"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(run.pid)/\(table)"))
+            #expect(bytes.range(of: Data(icecast.sourcePassword.utf8)) == nil, "the password is in /proc/\(run.pid)/\(table)")
+            #expect(bytes.range(of: Data("JACKWAVE_STREAM_PASSWORD=".utf8)) == nil, "the variable is in /proc/\(run.pid)/\(table)")
+        }
+        let out = run.finish(timeout: 60)
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stderr.contains("stream: connected to"), "the password was used: \(out.stderr)")
-        let environments = try String(contentsOfFile: seen, encoding: .utf8)
+        let hooks = try Data(contentsOf: URL(fileURLWithPath: seen))
         // Three pieces closed, and the events stream_connected and stopped: five commands.
-        let commands = environments.split(separator: "\n").filter { $0.hasPrefix("PATH=") }.count
-        #expect(commands >= 5, "\(commands) commands ran")
-        #expect(!environments.contains(icecast.sourcePassword) && !environments.contains("JACKWAVE_STREAM_PASSWORD"))
+        #expect(hooks.split(separator: UInt8(ascii: "\n")).count >= 5, "\(hooks.count) bytes from the hooks")
+        #expect(hooks.range(of: Data("PATH=".utf8)) != nil, "the hooks read no environment")
+        #expect(hooks.range(of: Data(icecast.sourcePassword.utf8)) == nil, "a hook found the password")
+        #expect(hooks.range(of: Data("JACKWAVE_STREAM_PASSWORD".utf8)) == nil, "a hook found the variable")
     }
 
     @Test("a FIFO given as --stream-password-file is refused at once, with one line and exit 2, never waited on")

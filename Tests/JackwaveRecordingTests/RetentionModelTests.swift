@@ -243,8 +243,9 @@ struct RetentionModel {
 
     mutating func prune() throws {
         guard let retention else { return }
-        let deletions = try retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
-        for deletion in deletions {
+        let pass = retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
+        #expect(pass.unsaved == nil, "seed \(seed): \(pass.unsaved?.message ?? "")")
+        for deletion in pass.deletions {
             #expect(own[deletion.path] != nil, "seed \(seed): deleted \(deletion.path), not jackwave's:\n\(trail)")
             own[deletion.path] = nil
             log.append("deleted \(deletion.path)")

@@ -33,7 +33,9 @@ struct RetentionTests {
 
     /// `retention.prune` at the wall clock's `now` and the monotonic clock's `monotonic`.
     func prune(_ retention: Retention, now: Int = Self.now, monotonic: Double = 0) throws -> [RetentionDeletion] {
-        try retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
+        let pass = retention.prune(now: WallClockTime(seconds: now, nanoseconds: 0), monotonic: monotonic)
+        if let unsaved = pass.unsaved { throw unsaved }
+        return pass.deletions
     }
 
     func age(_ path: String, days: Double, now: Int) {
@@ -133,10 +135,67 @@ struct RetentionTests {
         #expect(try prune(r, now: ahead, monotonic: 60).isEmpty)
         #expect(r.listedFiles == ["a.flac", "b.flac"] && exists("a.flac") && exists("b.flac"))
         let hold = try #require(r.clockHold, "no hold said")
-        #expect(abs(hold - (40 + 0.2) * 86400) < 1, "\(hold)")
+        #expect(hold.files == 2 && abs(hold.newestAge - (40 + 0.2) * 86400) < 1 && hold.seen == 60, "\(hold)")
         // This run's own pieces do not change that: they are young by the monotonic clock.
         _ = try make(r, "c.flac", bytes: 10, ageDays: 0, now: ahead)
         #expect(try prune(r, now: ahead, monotonic: 120).isEmpty && r.clockHold != nil)
+    }
+
+    @Test("a hold outlives the run: restarted with the clock still ahead, no held file goes, though the newer files look right by it")
+    func holdOutlivesTheRun() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)])
+        let ahead = Self.now + 40 * 86400
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+            #expect(try prune(r, now: ahead, monotonic: 60).isEmpty && r.clockHold?.files == 2)
+            // A piece written at the clock's new time: young by it.
+            _ = try make(r, "c.flac", bytes: 10, ageDays: 0, now: ahead)
+            #expect(try prune(r, now: ahead, monotonic: 120).isEmpty)
+        }
+        let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
+        #expect(manifest.hasPrefix("{\"jackwave_manifest\":3}\n") && manifest.contains("\"held\":120,"), "\(manifest)")
+        // The next run: c.flac says the clock is right, yet a and b stay held, and keep counting.
+        let again = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        #expect(try prune(again, now: ahead + 3600, monotonic: 30).isEmpty)
+        #expect(again.listedFiles == ["a.flac", "b.flac", "c.flac"] && exists("a.flac") && exists("b.flac"))
+        let hold = try #require(again.clockHold, "the hold is gone")
+        #expect(hold.files == 2 && abs(hold.newestAge - (40.2 * 86400 + 3600)) < 1 && hold.seen == 150, "\(hold)")
+    }
+
+    @Test("held files go once jackwave has run --keep with them held, added up across runs, whatever the wall clock says")
+    func holdEndsOnceSeen() throws {
+        try earlierRun([("a.flac", 0.5), ("b.flac", 0.2)])
+        let ahead = Self.now + 40 * 86400
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 1000) { _ in }
+            #expect(try prune(r, now: ahead, monotonic: 1060).isEmpty)
+            #expect(try prune(r, now: ahead, monotonic: 1000 + 20 * 86400).isEmpty)
+        }
+        // The clock put back meanwhile: the files look young by it; 20 days have been seen.
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        #expect(try prune(r, now: Self.now, monotonic: 9 * 86400).isEmpty && r.clockHold?.seen == 29 * 86400)
+        let deleted = try prune(r, now: Self.now, monotonic: 10 * 86400 + 1)
+        #expect(deleted.map(\.path) == ["a.flac", "b.flac"] && deleted.first?.reason == .age(seconds: 30 * 86400 + 1), "\(deleted)")
+        #expect(r.clockHold == nil)
+        // Nothing held any more: the manifest is one an older jackwave reads again.
+        let manifest = try String(contentsOfFile: dir + "/.jackwave-hall.manifest", encoding: .utf8)
+        #expect(manifest == "{\"jackwave_manifest\":2}\n", "\(manifest)")
+    }
+
+    @Test("a piece the wall clock calls past --keep during its run (a step forward) is held at the next restart")
+    func stepDuringRunHoldsThisRunsFiles() throws {
+        do {
+            let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+            _ = try make(r, "a.flac", bytes: 10, ageDays: 0, now: Self.now)
+            // The clock steps 40 days forward; the next piece is written at its new time.
+            _ = try make(r, "b.flac", bytes: 10, ageDays: 0, now: Self.now + 40 * 86400)
+            #expect(try prune(r, now: Self.now + 40 * 86400, monotonic: 60).isEmpty)
+        }
+        // Restarted with the clock where it stepped to: b.flac looks young by it, a.flac 40
+        // days old. a.flac was written a minute before; it stays.
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 30 * 86400), monotonic: 0) { _ in }
+        #expect(try prune(r, now: Self.now + 40 * 86400 + 60, monotonic: 60).isEmpty)
+        #expect(exists("a.flac") && exists("b.flac"))
     }
 
     @Test("while the clock is held, --keep-space still deletes the oldest of the earlier files")
@@ -162,6 +221,75 @@ struct RetentionTests {
         _ = try make(r, "a.flac", bytes: 10, ageDays: 0, now: Self.now)
         #expect(try prune(r, now: Self.now + 40 * 86400, monotonic: 3600).isEmpty)
         #expect(try prune(r, now: Self.now, monotonic: 86400 + 1).map(\.path) == ["a.flac"])
+    }
+
+    @Test("every deletion is returned when the manifest cannot be saved after it (a folder in its place), and the failure with it")
+    func deletionsSaidWhenManifestUnsaved() throws {
+        try earlierRun([("a.flac", 5), ("b.flac", 3), ("c.flac", 0.5)])
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        // A folder where the manifest was: no rename replaces it, even as root.
+        let manifest = dir + "/.jackwave-hall.manifest"
+        #expect(rename(manifest, dir + "/manifest.aside") == 0 && mkdir(manifest, 0o700) == 0)
+        let pass = r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+        #expect(pass.deletions.map(\.path) == ["a.flac", "b.flac"])
+        #expect(!exists("a.flac") && !exists("b.flac") && exists("c.flac"))
+        let unsaved = try #require(pass.unsaved, "the failed save was not told")
+        #expect(unsaved.message.contains(".jackwave-hall.manifest: cannot be written: Is a directory"), "\(unsaved.message)")
+        // This run still knows what it deleted and what it lists.
+        #expect(r.listedFiles == ["c.flac"])
+    }
+
+    @Test("a file it cannot delete (its folder immutable, which holds for root too) stays listed, and the failure says why",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr")))
+    func undeletableFileStaysListed() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        _ = try make(r, "d/a.flac", bytes: 10, ageDays: 5, now: Self.now)
+        let chattr = Process()
+        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        chattr.arguments = ["+i", dir + "/d"]
+        try chattr.run()
+        chattr.waitUntilExit()
+        try #require(chattr.terminationStatus == 0, "chattr +i is not supported here")
+        defer {
+            let undo = Process()
+            undo.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            undo.arguments = ["-i", dir + "/d"]
+            try? undo.run()
+            undo.waitUntilExit()
+        }
+        let pass = r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+        #expect(pass.deletions.isEmpty && pass.unsaved == nil)
+        #expect(pass.failures.map(\.path) == ["d/a.flac"] && pass.failures.first?.reason == "Operation not permitted", "\(pass.failures)")
+        #expect(exists("d/a.flac") && r.listedFiles == ["d/a.flac"])
+    }
+
+    @Test("--keep-space counts only what a deletion frees: a file that another link names neither counts nor goes for the quota")
+    func hardLinksFreeNothing() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(bytes: 2500)) { _ in }
+        for (i, name) in ["a.flac", "b.flac", "c.flac", "d.flac"].enumerated() {
+            _ = try make(r, name, bytes: 1000, ageDays: Double(4 - i), now: Self.now)
+        }
+        // A backup by hard link of the oldest: deleting jackwave's name of it would free nothing.
+        #expect(link(dir + "/a.flac", dir + "/backup-a.flac") == 0)
+        let pass = r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 0)
+        // b, c and d take 3000 bytes that deleting can free: b goes, and 2000 fit.
+        #expect(pass.deletions.map(\.path) == ["b.flac"] && pass.deletions.first?.reason == .space(total: 3000, quota: 2500),
+                "\(pass.deletions)")
+        #expect(pass.linked.files == 1 && pass.linked.bytes == 1000)
+        #expect(exists("a.flac") && exists("backup-a.flac") && exists("c.flac") && exists("d.flac"))
+    }
+
+    @Test("a file that another link names, deleted by age, is said to have freed nothing")
+    func linkedFileByAgeFreesNothing() throws {
+        let r = try Retention(root: dir, name: "hall", limits: RetentionLimits(seconds: 86400)) { _ in }
+        _ = try make(r, "a.flac", bytes: 1000, ageDays: 3, now: Self.now)
+        _ = try make(r, "b.flac", bytes: 1000, ageDays: 2, now: Self.now)
+        #expect(link(dir + "/a.flac", dir + "/backup-a.flac") == 0)
+        let deleted = try prune(r)
+        #expect(deleted.map(\.path) == ["a.flac", "b.flac"] && deleted.map(\.freed) == [false, true])
+        #expect(deleted.first?.line.hasSuffix("last written 3.0 days ago; another link keeps its bytes on the disk)") == true,
+                "\(deleted.first?.line ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/backup-a.flac")).count == 1000)
     }
 
     @Test("the manifest outlives the run: a new retention on the folder knows the earlier files and deletes them")
@@ -272,7 +400,7 @@ struct RetentionTests {
         var times = [timespec(tv_sec: Int.min + 1, tv_nsec: 0), timespec(tv_sec: Int.min + 1, tv_nsec: 0)]
         try #require(utimensat(AT_FDCWD, file.path, &times, AT_SYMLINK_NOFOLLOW) == 0)
         let r = try Retention(root: shm, name: "hall", limits: RetentionLimits(seconds: 86400), monotonic: 0) { _ in }
-        #expect(try r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 60).isEmpty)
+        #expect(r.prune(now: WallClockTime(seconds: Self.now, nanoseconds: 0), monotonic: 60).deletions.isEmpty)
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 }

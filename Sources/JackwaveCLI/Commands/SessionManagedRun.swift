@@ -39,15 +39,17 @@ enum SessionManagedRun {
             Console.error(error.message)
             return 2
         }
+        // Before the announce, while the manager is surely the one on its port.
+        let watch = NSMManagerWatch(manager: client.manager)
         guard client.announce(executable: executable) else {
             Console.error("cannot reach the session manager at \(url)")
             return 1
         }
-        guard var open = waitForOpen(client, url: url) else { return SignalTrap.count > 0 ? 0 : 1 }
+        guard var open = waitForOpen(client, watch: watch, url: url) else { return SignalTrap.count > 0 ? 0 : 1 }
         // One run per open: a switch (a second open while running) ends the run, files
         // finalized, and the next begins in the new folder as the new client.
         while true {
-            let (code, next) = runOpen(open, client: client)
+            let (code, next) = runOpen(open, client: client, watch: watch)
             // Held from here to the next run's start, so that a SIGTERM in between stays
             // pending and reaches that run; one that came before the hold is counted here.
             SignalTrap.holdOnMainThread()
@@ -58,7 +60,7 @@ enum SessionManagedRun {
 
     /// The run `open` describes, to its end: its exit code, and the open that switched
     /// jackwave away from it, if one did.
-    private static func runOpen(_ open: NSMOpen, client: NSMClient) -> (Int32, NSMOpen?) {
+    private static func runOpen(_ open: NSMOpen, client: NSMClient, watch: NSMManagerWatch) -> (Int32, NSMOpen?) {
         let settings: [String]
         let project: NSMProject
         do throws(NSMClientError) {
@@ -87,7 +89,8 @@ enum SessionManagedRun {
         }
         var nsm: NSMFrontEnd?
         let code = RunCommand.run(options) { terminal in
-            let frontEnd = NSMFrontEnd(terminal, client: client, render: { $0.line }, requestStop: { SignalTrap.interruptFromRemote() })
+            let frontEnd = NSMFrontEnd(terminal, client: client, watch: watch, render: { $0.line },
+                                       requestStop: { SignalTrap.interruptFromRemote() })
             nsm = frontEnd
             return frontEnd
         }
@@ -96,12 +99,18 @@ enum SessionManagedRun {
     }
 
     /// Waits for the welcome (at most `welcomeTimeout`), then for the open, as long as it
-    /// takes; nil once interrupted (SIGTERM: the manager gave up) or refused.
-    private static func waitForOpen(_ client: NSMClient, url: String) -> NSMOpen? {
+    /// takes; nil once interrupted (SIGTERM: the manager gave up), refused, or the manager
+    /// gone (then nothing from its address is taken for its own).
+    private static func waitForOpen(_ client: NSMClient, watch: NSMManagerWatch, url: String) -> NSMOpen? {
         let started = monotonicSeconds()
         var welcomed = false
         while SignalTrap.count == 0 {
-            for request in client.requests() {
+            let requests = client.requests()
+            if watch.check(sockets: !requests.isEmpty) != nil {
+                Console.error("the session manager at \(url) is gone before it opened jackwave")
+                return nil
+            }
+            for request in requests {
                 switch request {
                 case let .welcomed(manager):
                     welcomed = true

@@ -167,6 +167,17 @@ public final class RunControl: @unchecked Sendable {
                       run.timelineBase + frame)
     }
 
+    /// Writes an event of the front end's own (a session manager gone, a request refused)
+    /// at the frame the callback has reached; false while no connection runs (main thread).
+    @discardableResult
+    public func emit(_ kind: RunEventKind, _ fields: [(String, EventLog.Value)] = []) -> Bool {
+        guard let run = current.withLock({ $0 }), let events = run.observer.events else { return false }
+        // A lone counter (relaxed), as the keys read it.
+        let frame = run.observer.timeline(streamFrame: Int(run.signals.streamFrames.load(ordering: .relaxed)))
+        events.emit(kind, frame: frame, fields)
+        return true
+    }
+
     /// A session manager's save: every frame received so far written and the open file's
     /// header brought up to date, within `timeout` seconds (main thread). What to reply.
     public func save(timeout: Double) -> (saved: Bool, line: String) {

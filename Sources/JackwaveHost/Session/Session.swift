@@ -24,8 +24,9 @@ import JackwaveVocabulary
 public final class Session {
     let options: RunOptions
     let frontEnd: RunFrontEnd
-    /// The environment as the session began, the stream's password in it; the process's own
-    /// has the password no more (`init`), so that no hook, peer or child ever sees it.
+    /// The environment as the session began, the stream's password in it; the process has
+    /// the password no more (`init`: not in its environment, nor in the memory
+    /// `/proc/PID/environ` shows), so that no hook, peer or child ever sees it.
     private let environment: [String: String]
     private let drawPicture: PictureDrawing?
     /// What the keys and OSC act on, whichever turn runs.
@@ -46,7 +47,7 @@ public final class Session {
         self.drawPicture = drawPicture
         if o.recording.plotPath != nil && drawPicture == nil { throw .usage("\(setting: .plot): no way to draw pictures was given to this run") }
         environment = ProcessInfo.processInfo.environment
-        unsetenv(StreamPassword.variable)
+        StreamPassword.leaveProcess(urlPassword: o.station.stream?.passwordInURL != nil)
         do throws(UsageError) {
             recordFormat = try o.checkOutputs()
             for warning in try o.checkStream(environment: environment) { frontEnd.say(warning) }

@@ -15,9 +15,12 @@ import JackwaveVocabulary
 ///   on the finisher's thread, never the writer's or the realtime one.
 /// - The session prunes once when the run starts, so that a service restarted after a long
 ///   stop catches up.
-/// Each deletion is a line and a `file_deleted` event (which `--on-event` is handed); so,
-/// once a run, is the wall clock's word held back (`retention_held`). A problem with the
-/// manifest is a line; the recording goes on.
+/// Each deletion is a line and a `file_deleted` event (which `--on-event` is handed), whatever
+/// happens to the manifest after it. So, once a run, are the files held from before a
+/// suspected clock step (`retention_held`) and the files that other links keep from counting.
+/// What retention fails to do is a line and a `retention_failed` event, and the recording
+/// goes on: a file it cannot delete (once a run for each), a manifest it cannot save (once
+/// until it is saved again, which is said too).
 package final class FileKeeper: @unchecked Sendable {
     let retention: Retention
     private let messages: MessageQueue
@@ -25,6 +28,14 @@ package final class FileKeeper: @unchecked Sendable {
     /// Whether the clock's hold (`Retention.clockHold`) has been said this run: once, from
     /// whichever thread prunes first (relaxed: the flag guards nothing else).
     private let holdSaid = Atomic<Bool>(false)
+    /// Whether the files that other links keep from `--keep-space` have been said this run.
+    private let linksSaid = Atomic<Bool>(false)
+    /// Whether the last save of the manifest failed (said once, until one succeeds).
+    private let unsaved = Atomic<Bool>(false)
+    /// The files already said to be undeletable this run.
+    private let undeletable = Mutex<Set<String>>([])
+    /// The last frame a prune was told: for the events of what the writer's `made` finds.
+    private let lastFrame = Atomic<Int64>(0)
 
     /// Retention of the files `naming`'s recording makes, listed in the folder of `path`
     /// under its name (`.jackwave-NAME.manifest`).
@@ -39,7 +50,9 @@ package final class FileKeeper: @unchecked Sendable {
 
     /// The writer has made `file` (before its first write): listed, protected while written.
     func made(_ file: ExclusiveFile) {
-        do throws(RetentionError) { try retention.record(file) } catch {
+        do throws(RetentionError) {
+            say(unsaved: try retention.record(file), frame: lastFrame.load(ordering: .relaxed))
+        } catch {
             messages.post("retention: \(file.path) is not listed (\(error.message)); it will not be deleted")
         }
     }
@@ -58,7 +71,9 @@ package final class FileKeeper: @unchecked Sendable {
 
     /// jackwave rewrote `path` (its cue points) into a new file, `identity`: still listed.
     package func rewritten(_ path: String, identity: FileIdentity) {
-        do throws(RetentionError) { try retention.replaced(relative(path), by: identity) } catch {
+        do throws(RetentionError) {
+            say(unsaved: try retention.replaced(relative(path), by: identity), frame: lastFrame.load(ordering: .relaxed))
+        } catch {
             messages.post("retention: \(path) rewritten, but its listing was not updated (\(error.message)); it will not be deleted")
         }
     }
@@ -68,23 +83,47 @@ package final class FileKeeper: @unchecked Sendable {
         retention.release(relative(path))
     }
 
-    /// Deletes what the limits no longer allow: a line and an event (at `frame`) each; a
-    /// failure is a line.
+    /// Deletes what the limits no longer allow: a line and an event (at `frame`) for each
+    /// deletion, and for what failed.
     package func prune(frame: Int64) {
-        do throws(RetentionError) {
-            for deletion in try retention.prune() {
-                messages.post(Phrase(verbatim: deletion.line))
-                events?.emit(.fileDeleted, frame: frame, deletion.fields)
-            }
-        } catch {
-            messages.post("retention: \(error.message)")
+        lastFrame.store(frame, ordering: .relaxed)
+        let pass = retention.prune()
+        for deletion in pass.deletions {
+            messages.post(Phrase(verbatim: deletion.line))
+            events?.emit(.fileDeleted, frame: frame, deletion.fields)
         }
-        if let newest = retention.clockHold, let limit = retention.limits.seconds,
+        for (path, reason) in pass.failures where undeletable.withLock({ $0.insert(path).inserted }) {
+            messages.post("retention: cannot delete \(path) (\(reason)); it stays listed, and is tried again at each file's end")
+            events?.emit(.retentionFailed, frame: frame, [("path", .string(path)), ("reason", .string(reason))])
+        }
+        say(unsaved: pass.unsaved, frame: frame)
+        if retention.limits.bytes != nil, pass.linked.files > 0,
+           linksSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            let n = pass.linked.files
+            messages.post("retention: \(n) of jackwave's files (\(RetentionDeletion.binary(pass.linked.bytes))) \(n == 1 ? "has" : "have") another link: deleting \(n == 1 ? "it" : "them") would free nothing, so \(setting: .keepSpace) neither counts nor deletes \(n == 1 ? "it" : "them")")
+        }
+        if let hold = retention.clockHold, let limit = retention.limits.seconds,
            holdSaid.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
-            messages.post("retention: the wall clock says every earlier file is past \(setting: .keep) (the newest last written \(String(printf: "%.1f", newest / 86400)) days ago): none goes by age until this run has lasted \(String(printf: "%.1f", limit / 86400)) days; \(setting: .keepSpace) still applies")
-            events?.emit(.retentionHeld, frame: frame, [("newest_age_seconds", .double(newest)), ("keep_seconds", .double(limit))])
+            let n = hold.files
+            messages.post("retention: \(n) file\(n == 1 ? "" : "s") held from before a suspected clock step (the wall clock, not believed about \(n == 1 ? "it" : "them"), says the newest was last written \(Self.days(hold.newestAge)) days ago): none goes by age until jackwave has run \(Self.days(limit)) days with \(n == 1 ? "it" : "them") held (\(Self.days(hold.seen)) so far, added up across runs); \(setting: .keepSpace) still applies")
+            events?.emit(.retentionHeld, frame: frame, [("files", .int(Int64(n))), ("newest_age_seconds", .double(hold.newestAge)),
+                                                         ("seen_seconds", .double(hold.seen)), ("keep_seconds", .double(limit))])
         }
     }
+
+    /// A failed save of the manifest is a line and an event, once until a save succeeds
+    /// again, which is said too.
+    private func say(unsaved error: RetentionError?, frame: Int64) {
+        if let error {
+            guard !unsaved.exchange(true, ordering: .relaxed) else { return }
+            messages.post("retention: the manifest cannot be saved (\(error.message)): what was deleted is said here; files listed since are known to this run only")
+            events?.emit(.retentionFailed, frame: frame, [("reason", .string(error.message))])
+        } else if unsaved.exchange(false, ordering: .relaxed) {
+            messages.post("retention: the manifest is saved again")
+        }
+    }
+
+    static func days(_ seconds: Double) -> String { String(printf: "%.1f", seconds / 86400) }
 
     /// `path` relative to the retention's folder, as the manifest lists it.
     private func relative(_ path: String) -> String {
@@ -96,12 +135,15 @@ package final class FileKeeper: @unchecked Sendable {
 }
 
 extension RetentionDeletion {
-    /// Its `file_deleted` event's fields: `path`, `bytes`, `reason` (`age` or `space`).
+    /// Its `file_deleted` event's fields: `path`, `bytes`, `reason` (`age` or `space`), and
+    /// `freed: false` when another link kept its bytes.
     var fields: [(String, EventLog.Value)] {
         let reason: String = switch self.reason {
         case .age: "age"
         case .space: "space"
         }
-        return [("path", .string(path)), ("bytes", .int(bytes)), ("reason", .string(reason))]
+        var fields: [(String, EventLog.Value)] = [("path", .string(path)), ("bytes", .int(bytes)), ("reason", .string(reason))]
+        if !freed { fields.append(("freed", .bool(false))) }
+        return fields
     }
 }

@@ -5,8 +5,9 @@ import Glibc
 /// retention deletes those and nothing else: `.jackwave-NAME.manifest`, JSON Lines.
 ///
 /// ```
-/// {"jackwave_manifest":2}
+/// {"jackwave_manifest":3}
 /// {"born":1741957200123456789,"created":1741957200,"dev":2049,"ino":1835011,"path":"2025-03-14/1400.flac"}
+/// {"born":1741957300123456789,"created":1741957300,"dev":2049,"ino":1835012,"held":5400.5,"path":"2025-03-14/1500.flac"}
 /// {"folder":"2025-03-14"}
 /// ```
 /// - A file is listed the moment it is made (`ExclusiveFile`), with its device, inode and
@@ -14,6 +15,8 @@ import Glibc
 ///   (`FileIdentity`): retention touches a listed path only while it is still that same file,
 ///   so a file put in its place by someone else is never deleted (the entry is dropped
 ///   instead), even one that got the freed inode number.
+/// - A file held back from the wall clock (`Retention`: written before a suspected clock
+///   step) carries `held`: the seconds jackwave has seen pass since, added up across runs.
 /// - Paths are relative to the folder, without `..` or a leading `/`; folders are listed
 ///   when jackwave made them, and removed only once empty.
 /// - Written safely: created with `O_CREAT | O_EXCL | O_NOFOLLOW` (mode 0600); every change
@@ -35,6 +38,10 @@ struct FileManifest {
         /// Where there is no birth time: the ownership tag jackwave wrote into the file's
         /// extended attributes (`FileIdentity`), which does the same.
         var tag: String?
+        /// Set while the wall clock is not believed about this file (it was written before a
+        /// suspected clock step): how many seconds jackwave has seen pass since, on the
+        /// monotonic clock, added up across runs as of the last save. It ages by this alone.
+        var held: Double?
     }
 
     private struct Header: Codable { var jackwave_manifest: Int }
@@ -45,8 +52,12 @@ struct FileManifest {
 
     static let maximumBytes = 64 << 20
     /// 2 since entries may carry a tag: a jackwave before tags refuses the list (retention
-    /// off, said) rather than trust a tagged entry by its inode alone. 1 is still read.
+    /// off, said) rather than trust a tagged entry by its inode alone. 3 while an entry is
+    /// `held`: a jackwave before holds would read the entry by the wall clock, which is the
+    /// very thing the hold says not to do, so it must refuse the list instead. A list with
+    /// nothing held is still written as 2, which those jackwaves read. 1 is still read.
     static let version = 2
+    static let heldVersion = 3
 
     /// Reads the manifest at `name` in the folder `directory` (an open descriptor); an empty
     /// one if there is none yet.
@@ -82,7 +93,7 @@ struct FileManifest {
         for (i, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
             let data = Data(line)
             if i == 0 {
-                guard let header = try? decoder.decode(Header.self, from: data), [1, version].contains(header.jackwave_manifest) else {
+                guard let header = try? decoder.decode(Header.self, from: data), [1, version, heldVersion].contains(header.jackwave_manifest) else {
                     throw RetentionError("\(name): not a jackwave manifest (its first line)")
                 }
             } else if let entry = try? decoder.decode(Entry.self, from: data) {
@@ -113,7 +124,7 @@ struct FileManifest {
         func line<T: Encodable>(_ value: T) {
             if let data = try? encoder.encode(value) { out.append(contentsOf: data); out.append(UInt8(ascii: "\n")) }
         }
-        line(Header(jackwave_manifest: Self.version))
+        line(Header(jackwave_manifest: files.contains { $0.held != nil } ? Self.heldVersion : Self.version))
         for file in files { line(file) }
         for folder in folders { line(Folder(folder: folder)) }
         return out

@@ -21,12 +21,22 @@ import Synchronization
 /// - **Never on the wall clock's word alone.** A file of this run ages by the monotonic
 ///   clock, from when the writer let it go. An earlier run's file ages by the wall clock
 ///   (`st_mtime`, its end), unless that clock says every earlier file is past `--keep` (a bad
-///   RTC at boot, an NTP step): then none of them goes by age (`clockHold` says how old the
-///   newest looked) until this run has itself lasted `--keep` by the monotonic clock, which
-///   proves that every earlier file is past it, whatever the wall clock says. `--keep-space`
-///   still applies meanwhile.
+///   RTC at boot, an NTP step). Then they are *held*: each ages only by the time jackwave
+///   itself sees pass, from this run's start (each was last written before it), added up
+///   across runs in the manifest (`FileManifest.Entry.held`), until that time reaches
+///   `--keep`, which proves it past, whatever the wall clock says. Only that clears a hold:
+///   a wall clock that agrees with the files again may be the wrong one (a bad RTC at every
+///   boot, put right by NTP later), so it is not believed about them. A file of this run
+///   that the wall clock already calls past `--keep` (a step forward during the run) is held
+///   the same way, from its own release. `clockHold` sums up the held files; `--keep-space`
+///   still applies to them meanwhile.
+/// - **Only what a deletion frees counts toward `--keep-space`**: a file that another link
+///   also names (`st_nlink` above 1: a backup by `cp -l` or `rsync --link-dest`) keeps its
+///   blocks when jackwave deletes its name, so it neither counts nor goes for the quota
+///   (`RetentionPass.linked`); deleted by age, its deletion says that it freed nothing.
 /// - Each deletion goes to `onDelete` (a line and a `file_deleted` event, for the caller to
-///   make); a folder jackwave made is removed once its last file has gone, if empty.
+///   make), and every one is in what `prune` returns, whatever then happens to the manifest;
+///   a folder jackwave made is removed once its last file has gone, if empty.
 /// Thread-safe (a lock): files are recorded and released by the writer or the hook's thread,
 /// pruned wherever the caller likes (it deletes files: not the realtime thread, nor the
 /// writer's if the filesystem is slow to delete).
@@ -48,16 +58,25 @@ public final class Retention: @unchecked Sendable {
         /// This run's files: when the writer (or a hook) last let go of each, on the
         /// monotonic clock (`Monotonic.seconds`).
         var thisRun: [String: Double] = [:]
-        var clockHold: Double?
+        /// Earlier files held from before a clock step: the time jackwave had seen pass since
+        /// when this run began (the manifest's `held` as read; 0 for those held by this run).
+        var heldBefore: [String: Double] = [:]
+        var clockHold: ClockHold?
     }
     /// When this retention began, on the monotonic clock: every earlier run's file was last
     /// written before it.
     private let began: Double
 
-    /// The wall-clock age, in seconds, of the newest earlier file when the last `prune` held
-    /// every earlier file back because the clock said they were all past `--keep`; nil when
-    /// it did not.
-    public var clockHold: Double? { state.withLock { $0.clockHold } }
+    /// The earlier files that the last `prune` held from before a suspected clock step, if
+    /// any (and `--keep` is set): how many, how old the newest looked by the wall clock, and
+    /// the least time jackwave has seen pass since (in seconds).
+    public struct ClockHold: Sendable, Equatable {
+        public let files: Int
+        public let newestAge: Double
+        public let seen: Double
+    }
+
+    public var clockHold: ClockHold? { state.withLock { $0.clockHold } }
 
     /// Retention for the files listed as `NAME` in `root` (the manifest is read if it exists,
     /// made if not). Refused if another jackwave keeps the same manifest (its lock file is
@@ -94,7 +113,11 @@ public final class Retention: @unchecked Sendable {
                 try FileManifest.create(directory: directory, path: self.root, name: manifestName)
                 manifest = FileManifest()
             }
-            state = Mutex(State(manifest: manifest))
+            var state = State(manifest: manifest)
+            for entry in manifest.files {
+                if let held = entry.held { state.heldBefore[entry.path] = held.isFinite ? max(0, held) : 0 }
+            }
+            self.state = Mutex(state)
         } catch {
             close(lock)
             close(directory)
@@ -128,9 +151,12 @@ public final class Retention: @unchecked Sendable {
     public var listedFiles: [String] { state.withLock { $0.manifest.files.map(\.path) } }
 
     /// Lists a file jackwave has just made (`ExclusiveFile`), protected as the file being
-    /// written until `release`. Call before its first write.
+    /// written until `release`. Call before its first write. Throws if the file cannot be
+    /// told from a later one (then it is not listed); returns why the manifest could not be
+    /// saved, if it could not (the file is listed all the same, for this run).
+    @discardableResult
     public func record(_ file: ExclusiveFile, created: WallClockTime = .now(),
-                       monotonic: Double = Monotonic.seconds()) throws(RetentionError) {
+                       monotonic: Double = Monotonic.seconds()) throws(RetentionError) -> RetentionError? {
         var info = stat()
         guard fstat(file.descriptor, &info) == 0 else { throw RetentionError("\(file.path): \(String(cString: strerror(errno)))") }
         var identity = FileIdentity(descriptor: file.descriptor)
@@ -140,7 +166,7 @@ public final class Retention: @unchecked Sendable {
         guard identity.isProof else {
             throw RetentionError("\(file.path): neither a birth time nor an ownership tag (extended attribute) could be had, so it could not be told from a later file")
         }
-        try update { state in
+        return update { state in
             state.manifest.files.append(FileManifest.Entry(path: file.relativePath, dev: identity.device, ino: identity.inode,
                                                            created: created.seconds, born: identity.born, tag: identity.tag))
             for folder in file.madeFolders where !state.manifest.folders.contains(folder) { state.manifest.folders.append(folder) }
@@ -151,16 +177,19 @@ public final class Retention: @unchecked Sendable {
 
     /// `path` (relative to `root`) was replaced by jackwave itself with a new file of the same
     /// content (the cue points' rewrite, which `rename`s a new file into place): its entry
-    /// follows the new file, so that rewriting never takes a file out of retention.
-    public func replaced(_ path: String, by identity: FileIdentity) throws(RetentionError) {
+    /// follows the new file, so that rewriting never takes a file out of retention. Returns
+    /// why the manifest could not be saved, as `record` does.
+    @discardableResult
+    public func replaced(_ path: String, by identity: FileIdentity) throws(RetentionError) -> RetentionError? {
         guard identity.isProof else {
             throw RetentionError("\(path): its rewrite has neither a birth time nor an ownership tag, so it could not be told from a later file")
         }
-        try update { state in
+        return update { state in
             guard let i = state.manifest.files.firstIndex(where: { $0.path == path }) else { return }
             let old = state.manifest.files[i]
             state.manifest.files[i] = FileManifest.Entry(path: path, dev: identity.device, ino: identity.inode,
-                                                         created: old.created, born: identity.born, tag: identity.tag)
+                                                         created: old.created, born: identity.born, tag: identity.tag,
+                                                         held: old.held)
         }
     }
 
@@ -177,81 +206,122 @@ public final class Retention: @unchecked Sendable {
         }
     }
 
-    /// Deletes what the limits no longer allow, as of `now`; returns the deletions (each also
-    /// told to `onDelete`). Files that went or were replaced leave the list quietly; those
-    /// behind a folder swapped for a link stay listed, untouched (`Lookup.unreachable`).
+    /// Deletes what the limits no longer allow, as of `now`, and saves the manifest; returns
+    /// every deletion made (each also told to `onDelete`), whatever then happened to the
+    /// manifest. Files that went or were replaced leave the list quietly; those behind a
+    /// folder swapped for a link stay listed, untouched (`Lookup.unreachable`).
     @discardableResult
-    public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) throws(RetentionError)
-        -> [RetentionDeletion] {
-        var deletions: [RetentionDeletion] = []
-        try update { state in
-            // Each live file's age: this run's by the monotonic clock, earlier ones' by the wall clock.
-            var live: [(index: Int, entry: FileManifest.Entry, size: Int64, age: Double, thisRun: Bool)] = []
-            // The entries that stay listed, by their place in the list (which is oldest first).
-            var keep = Set<Int>()
-            for (index, entry) in state.manifest.files.enumerated() {
-                let info: stat
-                switch inspect(entry) {
-                case let .same(found): info = found
-                case .gone: continue
-                case .unreachable: keep.insert(index); continue
-                }
-                if let released = state.thisRun[entry.path] {
-                    live.append((index, entry, Int64(info.st_size), monotonic - released, true))
-                } else {
-                    // In floating point: an mtime set to the file system's far past (tmpfs
-                    // takes any 64-bit second) would overflow the subtraction in integers.
-                    live.append((index, entry, Int64(info.st_size), Double(now.seconds) - Double(info.st_mtim.tv_sec), false))
-                }
-            }
-            // Earlier files by the wall clock, unless it says all of them are past the limit;
-            // all of them once this run has lasted the limit (then they are, clock or not).
-            let earlierAges = live.filter { !$0.thisRun }.map(\.age)
-            let proven = limits.seconds.map { monotonic - began > $0 } ?? false
-            let clockAlone = limits.seconds.map { limit in !earlierAges.isEmpty && earlierAges.allSatisfy { $0 > limit } } ?? false
-            state.clockHold = clockAlone && !proven ? earlierAges.min() : nil
-            // Saturating: sparse files may each claim up to 2^63 bytes.
-            var total = live.reduce(Int64(0)) { sum, file in
-                let (added, overflow) = sum.addingReportingOverflow(file.size)
-                return overflow ? .max : added
-            }
-            for (index, entry, size, age, thisRun) in live {
-                var reason: RetentionDeletion.Reason?
-                if state.protected[entry.path] == nil {
-                    if let limit = limits.seconds, thisRun ? age > limit : proven || (age > limit && !clockAlone) {
-                        reason = .age(seconds: thisRun ? age : max(age, monotonic - began))
-                    } else if let quota = limits.bytes, total > quota {
-                        reason = .space(total: total, quota: quota)
-                    }
-                }
-                guard let reason else { keep.insert(index); continue }
-                if delete(entry) {
-                    total -= size
-                    deletions.append(RetentionDeletion(path: entry.path, bytes: size, reason: reason))
-                    removeEmptyFolders(above: entry.path, made: state.manifest.folders)
-                } else {
-                    keep.insert(index)
-                }
-            }
-            state.manifest.files = state.manifest.files.indices.filter(keep.contains).map { state.manifest.files[$0] }
-            state.manifest.folders = state.manifest.folders.filter { folderMayExist($0) }
-        }
-        for deletion in deletions { onDelete(deletion) }
-        return deletions
+    public func prune(now: WallClockTime = .now(), monotonic: Double = Monotonic.seconds()) -> RetentionPass {
+        var pass = RetentionPass()
+        let unsaved = update { state in pass = prune(&state, now: Double(now.seconds), monotonic: monotonic) }
+        pass.unsaved = unsaved
+        for deletion in pass.deletions { onDelete(deletion) }
+        return pass
     }
 
-    /// Changes the state under the lock and saves the manifest.
-    private func update(_ change: (inout State) -> Void) throws(RetentionError) {
-        let result: Result<Void, RetentionError> = state.withLock { state in
+    /// How a live file ages: this run's by the monotonic clock, a held one by the time
+    /// jackwave has seen pass, any other earlier one by the wall clock.
+    private enum Clock { case thisRun, held, wall }
+
+    private func prune(_ state: inout State, now: Double, monotonic: Double) -> RetentionPass {
+        var pass = RetentionPass()
+        let limit = limits.seconds
+        var live: [(index: Int, size: Int64, links: Int, wallAge: Double, age: Double, clock: Clock)] = []
+        // The entries that stay listed, by their place in the list (which is oldest first).
+        var keep = Set<Int>()
+        for (index, entry) in state.manifest.files.enumerated() {
+            let info: stat
+            switch inspect(entry) {
+            case let .same(found): info = found
+            case .gone: continue
+            case .unreachable: keep.insert(index); continue
+            }
+            // In Double: a time_t from the file system cannot overflow it.
+            let wallAge = now - Double(info.st_mtim.tv_sec)
+            var age = wallAge, clock = Clock.wall
+            if let released = state.thisRun[entry.path] {
+                age = monotonic - released
+                clock = .thisRun
+                // The wall clock already calls it past --keep: a step forward during the run.
+                // Held for the runs after this one, from its release.
+                if let limit, wallAge > limit || entry.held != nil { state.manifest.files[index].held = max(0, age) }
+            } else if let held = entry.held {
+                age = max(held, (state.heldBefore[entry.path] ?? 0) + monotonic - began)
+                clock = .held
+                state.manifest.files[index].held = age
+            }
+            live.append((index, Int64(info.st_size), Int(info.st_nlink), wallAge, age, clock))
+        }
+        // The wall clock says every earlier file (not yet held) is past --keep: none is
+        // believed; all are held, aging from this run's start, unless this run has itself
+        // lasted --keep (then they are past it, clock or not).
+        let proven = limit.map { monotonic - began > $0 } ?? false
+        let earlier = live.indices.filter { live[$0].clock == .wall }
+        if let limit, !proven, !earlier.isEmpty, earlier.allSatisfy({ live[$0].age > limit }) {
+            for i in earlier {
+                live[i].clock = .held
+                live[i].age = monotonic - began
+                state.manifest.files[live[i].index].held = live[i].age
+                state.heldBefore[state.manifest.files[live[i].index].path] = 0
+            }
+        }
+        // What deleting them would free: a file another link also names frees nothing.
+        // Saturating: sparse files may each claim up to 2^63 bytes.
+        func sum(_ a: Int64, _ b: Int64) -> Int64 {
+            let (added, overflow) = a.addingReportingOverflow(b)
+            return overflow ? .max : added
+        }
+        var total = live.reduce(Int64(0)) { sum($0, $1.links == 1 ? $1.size : 0) }
+        for file in live where file.links > 1 {
+            pass.linked.files += 1
+            pass.linked.bytes = sum(pass.linked.bytes, file.size)
+        }
+        for file in live {
+            let entry = state.manifest.files[file.index]
+            var reason: RetentionDeletion.Reason?
+            if state.protected[entry.path] == nil {
+                if let limit, file.age > limit || (file.clock == .wall && proven) {
+                    reason = .age(seconds: file.clock == .wall && proven ? max(file.age, monotonic - began) : file.age)
+                } else if let quota = limits.bytes, total > quota, file.links == 1 {
+                    reason = .space(total: total, quota: quota)
+                }
+            }
+            guard let reason else { keep.insert(file.index); continue }
+            switch delete(entry) {
+            case let .deleted(freed):
+                if freed { total -= file.size }
+                pass.deletions.append(RetentionDeletion(path: entry.path, bytes: file.size, reason: reason, freed: freed))
+                removeEmptyFolders(above: entry.path, made: state.manifest.folders)
+            case .notOurs:
+                keep.insert(file.index)
+            case let .failed(reason):
+                keep.insert(file.index)
+                pass.failures.append((entry.path, reason))
+            }
+        }
+        // The hold that remains: the held files still listed.
+        let held = live.filter { $0.clock == .held && keep.contains($0.index) }
+        state.clockHold = limit != nil && !held.isEmpty
+            ? ClockHold(files: held.count, newestAge: held.map(\.wallAge).min() ?? 0, seen: held.map(\.age).min() ?? 0)
+            : nil
+        state.manifest.files = state.manifest.files.indices.filter(keep.contains).map { state.manifest.files[$0] }
+        state.manifest.folders = state.manifest.folders.filter { folderMayExist($0) }
+        return pass
+    }
+
+    /// Changes the state under the lock and saves the manifest; why it could not be saved,
+    /// or nil. The change stands either way: it is what is on the disk (a deletion), or what
+    /// this run knows (a file listed).
+    private func update(_ change: (inout State) -> Void) -> RetentionError? {
+        state.withLock { state in
             change(&state)
             do throws(RetentionError) {
                 try state.manifest.save(directory: directory, path: root, name: manifestName)
-                return .success(())
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        try result.get()
     }
 
     /// The folder holding `path`'s last component, entered from the root without following
@@ -338,13 +408,33 @@ public final class Retention: @unchecked Sendable {
         }
     }
 
-    /// Unlinks the file of `entry`, checked again just before; false if it is no longer ours
-    /// or the unlink failed.
-    private func delete(_ entry: FileManifest.Entry) -> Bool {
-        guard let (fd, name) = parent(of: entry.path) else { return false }
+    private enum Deletion {
+        /// Unlinked; `freed` false if another link kept the file (its blocks stay).
+        case deleted(freed: Bool)
+        /// No longer ours when checked again: left alone.
+        case notOurs
+        /// The unlink failed (a folder that cannot be written, an I/O error): why.
+        case failed(String)
+    }
+
+    /// Unlinks the file of `entry`, checked again just before. Whether that freed it is read
+    /// from the file itself, held open across the unlink (its link count after: a link made
+    /// meanwhile counts), or, if it cannot be opened (made unreadable), from its link count
+    /// before.
+    private func delete(_ entry: FileManifest.Entry) -> Deletion {
+        guard let (fd, name) = parent(of: entry.path) else { return .notOurs }
         defer { close(fd) }
-        guard case .same = lookUp(entry, in: fd, name: name) else { return false }
-        return unlinkat(fd, name, 0) == 0
+        guard case let .same(info) = lookUp(entry, in: fd, name: name) else { return .notOurs }
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        defer { if file >= 0 { close(file) } }
+        var opened = stat()
+        if file >= 0 {
+            guard fstat(file, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else { return .notOurs }
+        }
+        guard unlinkat(fd, name, 0) == 0 else { return .failed(String(cString: strerror(errno))) }
+        guard file >= 0 else { return .deleted(freed: info.st_nlink <= 1) }
+        var after = stat()
+        return .deleted(freed: fstat(file, &after) != 0 || after.st_nlink == 0)
     }
 
     /// Removes the folders above `path` that jackwave made, innermost first, while empty
@@ -383,6 +473,19 @@ public enum Monotonic {
     }
 }
 
+/// What one `prune` did: for its lines and events.
+public struct RetentionPass: Sendable {
+    /// The files it deleted, oldest first.
+    public var deletions: [RetentionDeletion] = []
+    /// The files it could not delete (still listed, tried again at the next prune), and why.
+    public var failures: [(path: String, reason: String)] = []
+    /// jackwave's files that another link also names: deleting them would free nothing, so
+    /// `--keep-space` neither counts them nor deletes them.
+    public var linked: (files: Int, bytes: Int64) = (0, 0)
+    /// Why the manifest could not be saved afterwards, if it could not.
+    public var unsaved: RetentionError?
+}
+
 /// One file retention deleted: for its line and its `file_deleted` event.
 public struct RetentionDeletion: Sendable, Equatable {
     /// Why it went.
@@ -397,14 +500,26 @@ public struct RetentionDeletion: Sendable, Equatable {
     public let path: String
     public let bytes: Int64
     public let reason: Reason
+    /// False when another link to the file kept its bytes on the disk.
+    public let freed: Bool
 
-    /// `retention: deleted 2025-02-12/1400.flac (1.2 GB, last written 30.2 days ago)`.
+    public init(path: String, bytes: Int64, reason: Reason, freed: Bool = true) {
+        self.path = path
+        self.bytes = bytes
+        self.reason = reason
+        self.freed = freed
+    }
+
+    /// `retention: deleted 2025-02-12/1400.flac (1.2 GB, last written 30.2 days ago)`; with
+    /// `; another link keeps its bytes on the disk` when it freed nothing.
     public var line: String {
         let size = String(printf: "%.1f MB", Double(bytes) / 1e6)
+        let kept = freed ? "" : "; another link keeps its bytes on the disk"
         switch reason {
-        case let .age(seconds): return "retention: deleted \(path) (\(size), last written \(String(printf: "%.1f", seconds / 86400)) days ago)"
+        case let .age(seconds):
+            return "retention: deleted \(path) (\(size), last written \(String(printf: "%.1f", seconds / 86400)) days ago\(kept))"
         case let .space(total, quota):
-            return "retention: deleted \(path) (\(size); jackwave's files took \(Self.binary(total)) of \(Self.binary(quota)))"
+            return "retention: deleted \(path) (\(size); jackwave's files took \(Self.binary(total)) of \(Self.binary(quota))\(kept))"
         }
     }
 

@@ -69,15 +69,29 @@ public enum RunEventKind: String, Sendable {
     case silenceEnded = "silence_ended"
     /// Clips in one second of the timeline (`count`, and `inputs`: each input's count).
     case clipping
-    /// Retention deleted one of jackwave's own files (`path`, `bytes`, `reason`).
+    /// Retention deleted one of jackwave's own files (`path`, `bytes`, `reason`; `freed`
+    /// false when another link kept its bytes on the disk).
     case fileDeleted = "file_deleted"
     /// Retention could not start (a manifest or lock file it cannot trust or read, another
     /// jackwave's lock): `reason`. The run records without it; nothing is deleted.
     case retentionOff = "retention_off"
-    /// The wall clock says every earlier run's file is past `--keep` (a bad RTC, an NTP step):
-    /// none is deleted by age until this run has lasted `--keep` by the monotonic clock
-    /// (`newest_age_seconds`, how old the newest looked; `keep_seconds`). Once a run.
+    /// Files are held from before a suspected clock step (the wall clock said every earlier
+    /// file was past `--keep`: a bad RTC, an NTP step): none goes by age until jackwave has
+    /// seen `--keep` pass with them held, added up across runs (`files`;
+    /// `newest_age_seconds`, how old the newest looks; `seen_seconds`, the time seen so far;
+    /// `keep_seconds`). Once a run while a hold lasts.
     case retentionHeld = "retention_held"
+    /// Retention failed at part of its job, and the recording goes on: a file it could not
+    /// delete (`path`, `reason`; once a run for each), or its manifest that could not be
+    /// saved (`reason`; once until it is saved again).
+    case retentionFailed = "retention_failed"
+    /// The session manager (NSM) is gone (`reason`: `parent`, the process that started
+    /// jackwave ended, or `socket`, another socket or none is on its port; `pid`,
+    /// `address`): nothing more from its address is obeyed; the recording goes on.
+    case sessionManagerLost = "session_manager_lost"
+    /// A message from the gone session manager's address was refused (`request`, its OSC
+    /// path; `from`; `folder` for an open): whoever holds that port now is not the manager.
+    case sessionRequestRefused = "session_request_refused"
     /// The wall clock jumped (`seconds`): a new piece starts at once; the audio is untouched.
     case clockStep = "clock_step"
     /// A MIDI file was finalized (`path`, `events`: how many each MIDI input put in it,
@@ -108,8 +122,8 @@ public enum RunEventKind: String, Sendable {
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
-             .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped,
-             .timecodeJump, .timecodeLost: true
+             .fileDeleted, .retentionOff, .retentionHeld, .retentionFailed, .clockStep, .onCloseFailed, .midiFailed, .stopped,
+             .timecodeJump, .timecodeLost, .sessionManagerLost, .sessionRequestRefused: true
         default: false
         }
     }

@@ -9,6 +9,8 @@ final class NSMServer: @unchecked Sendable {
     let process: Run.Running
     let root: String
     let port: Int
+    /// Its address as it tells clients (`NSM_URL`: `osc.udp://HOST:PORT/`).
+    let url: String
     let peer: OscPeer
 
     /// Where `build-nsmd` is: `$JACKWAVE_BUILD_NSMD`, or the shared tools beside the project.
@@ -20,6 +22,22 @@ final class NSMServer: @unchecked Sendable {
                           "/work/shared/tools/build-nsmd"].compactMap { $0 }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+
+    /// `jackwave` as a session manager that leaks no descriptor to its clients starts it
+    /// (RaySession's daemon, anything on Python's `subprocess`): nsmd 1.6.1 leaves its OSC
+    /// socket open in every client it starts, which keeps its port taken for as long as any
+    /// of them runs. This closes every descriptor but 0, 1 and 2, and becomes jackwave (the
+    /// same process: nsmd stays its parent), announcing itself under this name.
+    static let closingWrapper = "jackwave-closefds"
+    static let closingScript = """
+        #!/bin/bash
+        for fd in /proc/$$/fd/*; do
+          n=${fd##*/}
+          if [ "$n" -gt 2 ]; then eval "exec $n>&-" 2>/dev/null; fi
+        done
+        exec -a \(closingWrapper) "$(dirname "$0")/jackwave" "$@"
+
+        """
 
     /// `nsmd` and `jackpatch` in a folder of the build (built once), for the PATH of the clients.
     static func binaries() throws -> String {
@@ -42,6 +60,13 @@ final class NSMServer: @unchecked Sendable {
             try? FileManager.default.removeItem(atPath: bin + "/jackwave")
             try FileManager.default.createSymbolicLink(atPath: bin + "/jackwave", withDestinationPath: Run.jackwave)
         }
+        let wrapper = bin + "/" + Self.closingWrapper
+        if (try? String(contentsOfFile: wrapper, encoding: .utf8)) != Self.closingScript {
+            let staging = wrapper + ".\(getpid())"
+            try Self.closingScript.write(toFile: staging, atomically: false, encoding: .utf8)
+            chmod(staging, 0o755)
+            rename(staging, wrapper)
+        }
         root = temporaryDirectory()
         let runtime = temporaryDirectory()
         chmod(runtime, 0o700)
@@ -60,6 +85,7 @@ final class NSMServer: @unchecked Sendable {
             throw TestFailure("nsmd told no address: \(process.stderrSoFar)")
         }
         self.port = port
+        self.url = url.trimmingCharacters(in: .whitespacesAndNewlines)
         peer = try OscPeer()
     }
 

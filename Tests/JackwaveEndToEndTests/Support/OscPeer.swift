@@ -9,10 +9,11 @@ final class OscPeer: @unchecked Sendable {
     let listener: OscListener
     private var collected: [OscMessage] = []
 
-    /// Listens on `host` (a port the system chooses) and admits any sender: a peer is
-    /// the test's, and it must hear jackwave from whichever address jackwave sends.
-    init(host: String = "127.0.0.1") throws {
-        guard let binding = OscBinding.parse("\(host):0", ports: 0...65535), let any = OscNetwork("0.0.0.0/0") else {
+    /// Listens on `host` (on `port`, or one the system chooses) and admits any sender: a
+    /// peer is the test's, and it must hear jackwave from whichever address jackwave sends.
+    init(host: String = "127.0.0.1", port: Int = 0) throws {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        guard let binding = OscBinding.parse(address, ports: 0...65535), let any = OscNetwork("0.0.0.0/0") else {
             throw TestFailure("no binding for \(host)")
         }
         listener = try OscListener(binding: binding, allowed: OscAllowList([any]))
