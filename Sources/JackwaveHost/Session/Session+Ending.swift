@@ -37,6 +37,7 @@ extension Session {
         }
         parts.alarms?.finish()
         parts.levels?.close()
+        for line in parts.levels?.takeLines() ?? [] { frontEnd.say(Phrase(verbatim: line)) }
         frontEnd.audioStopped()
         if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(Phrase(verbatim: line)) }
         let streamLine = parts.stream.map { StreamReport.finish($0, sampleRate: parts.sampleRate) }
@@ -77,11 +78,19 @@ extension Session {
         parts.remote?.finish()
         parts.flushLines(to: frontEnd)
         if parts.finisher?.plotFailed.load(ordering: .relaxed) == true { code = 1 }
+        // A side job's file that could not be written (the events, as the level stream
+        // above) is a runtime failure: the audio is complete, the run exits 1.
+        if parts.events?.failure != nil { code = 1 }
         parts.events?.emit(.stopped, frame: totals.receivedFrames, [("exit_code", .int(Int64(code)))])
-        // `stopped` runs `--on-event` too: the end waits for the commands queued.
+        // The events' last lines leave (a reader that stopped reading gets a bound, no more).
+        parts.events?.close()
+        // `stopped` runs `--on-event` too: the end waits for the commands queued, a bound.
         parts.eventHook?.finish()
         parts.flushLines(to: frontEnd)
-        if let failure = parts.events?.failure { frontEnd.error(failure) }
+        if let failure = parts.events?.failure {
+            frontEnd.error(failure)
+            code = 1
+        }
         return code
     }
 

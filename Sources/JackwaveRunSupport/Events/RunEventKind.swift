@@ -103,13 +103,25 @@ public enum RunEventKind: String, Sendable {
     /// while it is lost take the wall clock's time.
     case timecodeLost = "timecode_lost"
 
+    // A side job's own failures and drops: each fails alone, the recording goes on
+    // (docs/side-jobs.md).
+    /// The events file's reader did not take `count` events before this one; they are lost.
+    case eventsDropped = "events_dropped"
+    /// The events file could not be written (`path`, `reason`): no more events go there.
+    /// Handed to `--on-event` only, since the file cannot hold it.
+    case eventsFailed = "events_failed"
+    /// The level stream's reader did not take `rows` rows (`path`); they are lost.
+    case levelsDropped = "levels_dropped"
+    /// The level stream could not be written (`path`, `reason`): no more rows go there.
+    case levelsFailed = "levels_failed"
+
     /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
     /// routine (files, connections, xruns, markers).
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
              .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped,
-             .timecodeJump, .timecodeLost: true
+             .timecodeJump, .timecodeLost, .eventsFailed, .levelsFailed: true
         default: false
         }
     }
