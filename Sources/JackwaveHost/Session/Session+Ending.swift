@@ -125,12 +125,18 @@ extension Session {
     /// `--ltc`: where the files' timecode began and ended, and the files that span a jump.
     private func timecodeLine(_ parts: SessionParts) -> String? {
         guard options.timecode.ltcPort != nil, let tally = parts.files?.files else { return nil }
+        var wallClock: [String] = []
+        if tally.filesWithoutCode > 0 { wallClock.append("\(counted(tally.filesWithoutCode, "file")) began where no code was locked") }
+        if tally.filesBeforeReader > 0 {
+            wallClock.append("\(counted(tally.filesBeforeReader, "file")) began before the LTC reader had read that far")
+        }
+        let wallText = wallClock.isEmpty ? "" : "; " + wallClock.joined(separator: ", ") + ": their time is the wall clock's"
         guard let first = tally.firstTimecode, let last = tally.lastTimecode else {
-            return "timecode: no file was stamped from LTC (none locked); their bext and iXML time is the wall clock's"
+            return "timecode: no file was stamped from LTC (none locked in time); their bext and iXML time is the wall clock's" + wallText
         }
         var line = "timecode: the files run from \(first) to \(last)"
         if tally.filesSpanningJumps > 0 { line += "; \(counted(tally.filesSpanningJumps, "file")) span a jump in the code (a marker there)" }
-        return line
+        return line + wallText
     }
 
     /// ", 3 dropouts" when the run looks for them (on every input; per input in the lines

@@ -114,6 +114,9 @@ public enum RunEventKind: String, Sendable {
     case levelsDropped = "levels_dropped"
     /// The level stream could not be written (`path`, `reason`): no more rows go there.
     case levelsFailed = "levels_failed"
+    /// A file begun with `--ltc` took the wall clock's time (`path`, `reason`: `no_code`, none
+    /// locked there; `reader_behind`, the LTC reader had not read that far in time).
+    case timecodeMissing = "timecode_missing"
 
     /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
     /// routine (files, connections, xruns, markers).
