@@ -77,7 +77,7 @@ extension Session {
         }
         parts.remote?.finish()
         parts.flushLines(to: frontEnd)
-        if parts.finisher?.plotFailed.load(ordering: .relaxed) == true { code = 1 }
+        if parts.finisher?.plotFailed.load(ordering: .relaxed) == true || (parts.finisher?.leftUnfinished ?? 0) > 0 { code = 1 }
         // A side job's file that could not be written (the events, as the level stream
         // above) is a runtime failure: the audio is complete, the run exits 1.
         if parts.events?.failure != nil { code = 1 }

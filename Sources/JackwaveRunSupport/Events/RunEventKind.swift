@@ -117,6 +117,9 @@ public enum RunEventKind: String, Sendable {
     /// A file begun with `--ltc` took the wall clock's time (`path`, `reason`: `no_code`, none
     /// locked there; `reader_behind`, the LTC reader had not read that far in time).
     case timecodeMissing = "timecode_missing"
+    /// The file finisher did not get to a file before the end of the run's bound on it
+    /// (`path`): its picture, loudness and `--on-close` are left out.
+    case fileUnfinished = "file_unfinished"
 
     /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
     /// routine (files, connections, xruns, markers).
@@ -124,7 +127,7 @@ public enum RunEventKind: String, Sendable {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
              .fileDeleted, .retentionOff, .retentionHeld, .clockStep, .onCloseFailed, .midiFailed, .stopped,
-             .timecodeJump, .timecodeLost, .eventsFailed, .levelsFailed: true
+             .timecodeJump, .timecodeLost, .eventsFailed, .levelsFailed, .fileUnfinished: true
         default: false
         }
     }
