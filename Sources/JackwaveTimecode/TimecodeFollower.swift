@@ -31,7 +31,7 @@ public final class TimecodeFollower: StreamTimecode, @unchecked Sendable {
         var lock: LTCLock = .searching
     }
     private let published = Mutex(Published())
-    /// When the thread last made a pass or fed a chunk (`DispatchTime` nanoseconds;
+    /// When the thread last made a pass or fed a chunk (uptime nanoseconds;
     /// relaxed: a lone value, judged against a bound of half a second).
     private let aliveAt = Atomic<UInt64>(0)
     private let thread = PollingThread(name: "jackwave-ltc", passMicroseconds: passMicroseconds)
@@ -55,6 +55,9 @@ public final class TimecodeFollower: StreamTimecode, @unchecked Sendable {
     static let longestWaitSeconds = 3.0
     /// A reader that has made no pass for this long is stalled: nobody waits for it.
     static let stalledSeconds = 0.5
+    /// How long the end of a connection waits for the reader's last pass: a stalled one is
+    /// left behind, and the files' last timecode is what it had read.
+    public static let endSeconds = 5.0
 
     public init(ring: SPSCRing<Float>, gaps: SPSCRing<DropEvent>, sampleRate: Int, stallMicroseconds: UInt32 = 0,
                 onEvent: @escaping @Sendable (LTCEvent) -> Void) {

@@ -191,7 +191,7 @@ final class ClientRun {
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
             _ = midiWriter?.stop(timeout: 5)
-            _ = timecode?.stop(timeout: 5)
+            _ = timecode?.stop(timeout: TimecodeFollower.endSeconds)
             return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }
         for failure in ports.plan.connect(client) + ports.midiPlan.connect(client) + ports.ltcPlan.connect(client) {

@@ -20,6 +20,8 @@ public final class EventHook: @unchecked Sendable {
     public let command: String
     /// Seconds a command may take before its process group is ended.
     public let timeout: Double
+    /// `timeout` unless told otherwise: a minute, for a mail or a trap that must get through.
+    public static let defaultTimeout = 60.0
     /// From SIGTERM to SIGKILL, for a command past its bound.
     static let graceSeconds = 2.0
     /// Events waiting at most; more are dropped, counted.
@@ -35,7 +37,7 @@ public final class EventHook: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let thread = WorkerThread(name: "jackwave-event")
 
-    public init(command: String, timeout: Double = 60) {
+    public init(command: String, timeout: Double = defaultTimeout) {
         self.command = command
         self.timeout = timeout
     }
