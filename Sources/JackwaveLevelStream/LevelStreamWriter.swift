@@ -66,7 +66,10 @@ public final class LevelStreamWriter {
         if let message = flush() { throw LevelStreamError(message: Phrase(verbatim: message)) }
     }
 
-    deinit { if ownsDescriptor { Glibc.close(fd) } }
+    deinit {
+        queue?.close()
+        if ownsDescriptor { Glibc.close(fd) }
+    }
 
     /// Bytes formatted but not yet written.
     public var pendingCount: Int { pending.utf8.count }

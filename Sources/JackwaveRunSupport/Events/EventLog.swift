@@ -60,6 +60,10 @@ public final class EventLog: Sendable {
         relay.log = self
     }
 
+    /// A run that ends before its end closes the log (an error while it is built) still
+    /// writes what it queued, within the close's bound.
+    deinit { output?.close() }
+
     /// Where the output's reports reach the log: set once, before any line is written.
     private final class ReportRelay: @unchecked Sendable {
         weak var log: EventLog?
