@@ -18,7 +18,7 @@ struct HookFaultEndToEndTests {
         let events = fault.dir + "/events.jsonl"
         // Three pieces, each one's command hanging until its 1-s bound; `stopped`'s --on-event
         // command hanging until the end's bound (EventHook.finishSeconds, 10 s).
-        let run = try fault.start(["--record", fault.dir + "/take.wav", "-p", "src:out_1", "-c", "1", "-d", "\(Self.seconds)",
+        let run = try fault.start(["--record", fault.dir + "/take.wav", "-p", fault.sourcePort, "-c", "1", "-d", "\(Self.seconds)",
                                    "--split", "2", "--no-meter", "--events", events,
                                    "--on-close", "exec sleep 1000 #", "--on-close-timeout", "1",
                                    "--on-event", "exec sleep 1000"])
@@ -44,7 +44,7 @@ struct HookFaultEndToEndTests {
         defer { fault.end() }
         let pids = fault.dir + "/children.txt", events = fault.dir + "/events.jsonl"
         // Each child keeps the command's stdout and stderr (jackwave's stderr) open.
-        let run = try fault.start(["--record", fault.dir + "/take.wav", "-p", "src:out_1", "-c", "1", "-d", "\(Self.seconds)",
+        let run = try fault.start(["--record", fault.dir + "/take.wav", "-p", fault.sourcePort, "-c", "1", "-d", "\(Self.seconds)",
                                    "--split", "2", "--no-meter", "--events", events,
                                    "--on-close", "sleep 1000 & echo $! >> '\(pids)'; setsid sleep 1000 & echo $! >> '\(pids)' #",
                                    "--on-event", "sleep 1000 & echo $! >> '\(pids)'"])

@@ -22,7 +22,7 @@ struct LevelStreamFaultEndToEndTests {
         try #require(mount.status == 0, "cannot mount a small tmpfs here: \(mount.stderr)")
         defer { _ = try? Run.tool("/bin/umount", [mountPoint], server: nil) }
         let levels = mountPoint + "/levels.jsonl", events = fault.dir + "/events.jsonl"
-        let run = try fault.start(["--record", fault.dir + "/take.wav", "-p", "src:out_1", "-c", "1", "-d", "\(Self.seconds)",
+        let run = try fault.start(["--record", fault.dir + "/take.wav", "-p", fault.sourcePort, "-c", "1", "-d", "\(Self.seconds)",
                                    "--levels", levels, "--no-meter", "--events", events])
         // The run's length, the stream's close (at most 2 s) and room for a loaded machine.
         let out = fault.finish(run, within: Self.seconds + 2 + 30)
@@ -51,8 +51,8 @@ struct LevelStreamFaultEndToEndTests {
         defer { close(reader) }
         try #require(fcntl(reader, 1031, 4096) >= 0, "F_SETPIPE_SZ: \(String(cString: strerror(errno)))")
         let events = fault.dir + "/events.jsonl"
-        let run = try Run.start("/bin/sh", ["-c", "f=$1; shift; exec \"$@\" > \"$f\"", "sh", fifo, Run.jackwave,
-                                            "--record", fault.dir + "/take.wav", "-p", "src:out_1", "-c", "1", "-d", "\(Self.seconds)",
+        let run = try Run.start("/bin/sh", ["-c", "f=$1; shift; exec \"$@\" > \"$f\"", "sh", fifo, Run.jackwave, "--name", fault.client,
+                                            "--record", fault.dir + "/take.wav", "-p", fault.sourcePort, "-c", "1", "-d", "\(Self.seconds)",
                                             "--levels", "-", "--no-meter", "--events", events], server: fault.server.name)
         let out = fault.finish(run, within: Self.seconds + 2 + 30)
         #expect(out.status == 0, "\(out.stderr)")

@@ -11,7 +11,7 @@ import Testing
 struct StreamFaultEndToEndTests {
     /// jackwave's arguments: the pattern recorded for `seconds`, streamed to `url`.
     static func arguments(_ fault: SideJobFault, seconds: Double, url: String, quality: String? = nil) -> [String] {
-        ["--record", fault.dir + "/take.wav", "-p", "src:out_1", "-c", "1", "-d", "\(seconds)", "--no-meter",
+        ["--record", fault.dir + "/take.wav", "-p", fault.sourcePort, "-c", "1", "-d", "\(seconds)", "--no-meter",
          "--events", fault.dir + "/events.jsonl", "--stream", url] + (quality.map { ["--stream-quality", $0] } ?? [])
     }
 

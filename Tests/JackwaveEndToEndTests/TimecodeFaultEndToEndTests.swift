@@ -12,18 +12,18 @@ struct TimecodeFaultEndToEndTests {
     /// Seconds recorded, in pieces of one second, through a one-second ring.
     static let seconds = 6.0
 
-    /// The LTC peer, `ltc:ltc`, playing `arguments` (code, or noise); "ready" once active.
+    /// The LTC peer, `ltcTAG:ltc`, playing `arguments` (code, or noise); "ready" once active.
     static func ltcPeer(_ fault: SideJobFault, _ arguments: [String]) throws -> Run.Running {
-        let peer = try Run.start(Tools.ltcSource, ["ltc"] + arguments + ["--seconds", "60"], server: fault.server.name)
+        let peer = try Run.start(Tools.ltcSource, ["ltc" + fault.tag] + arguments + ["--seconds", "60"], server: fault.server.name)
         guard waitUntil(timeout: 30, { peer.stdoutSoFar.contains("ready") || !peer.isRunning }), peer.isRunning else {
             throw TestFailure("the LTC source did not start: \(peer.stderrSoFar)")
         }
         return peer
     }
 
-    /// jackwave's arguments: the pattern recorded, `ltc:ltc` read, a file a second.
+    /// jackwave's arguments: the pattern recorded, the LTC peer read, a file a second.
     static func arguments(_ fault: SideJobFault, seconds: Double) -> [String] {
-        ["--record", fault.dir + "/take.wav", "-p", "src:out_1", "-c", "1", "--ltc", "ltc:ltc", "--split", "1", "--buffer", "1",
+        ["--record", fault.dir + "/take.wav", "-p", fault.sourcePort, "-c", "1", "--ltc", "ltc\(fault.tag):ltc", "--split", "1", "--buffer", "1",
          "-d", "\(seconds)", "--no-meter", "--events", fault.dir + "/events.jsonl"]
     }
 

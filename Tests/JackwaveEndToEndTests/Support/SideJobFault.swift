@@ -6,15 +6,28 @@ import Testing
 /// ends within its bound, with the exit status the docs give; the audio is every frame asked
 /// for, sample-exact (the test source's pattern, no frame dropped); the job's failure was
 /// said (a line) and, where the events file is not the faulty job, is an event.
+///
+/// Every JACK client these cases start has a name of its own: libjack makes a client's
+/// socket as `/dev/shm/jack_NAME_UID_0`, whatever its server, so two clients of one name
+/// opening at once on two servers (suites run side by side, and other test runs on the
+/// machine) take each other's socket, and one open fails (status 0x21; jackd's log says
+/// "Cannot connect to client name = jackwave").
 struct SideJobFault {
     let server: any TestServer
     let source: Run.Running
     let dir: String
+    /// This case's names: jackwave's client (`--name`), the test source's, a peer's prefix.
+    let tag: String
+    var client: String { "jw" + tag }
+    var sourceName: String { "src" + tag }
+    /// The test source's first port, what the cases record.
+    var sourcePort: String { sourceName + ":out_1" }
 
-    /// A server of `kind` and the test source (`src:out_1`…) on it, in a fresh folder.
+    /// A server of `kind` and the test source on it, in a fresh folder.
     init(_ kind: ServerKind, channels: Int = 1) throws {
+        tag = "\(getpid())x\(UInt32.random(in: 0...UInt32.max))"
         server = try kind.start()
-        source = try server.startTestSource(channels: channels)
+        source = try server.startTestSource(channels: channels, name: "src" + tag)
         dir = temporaryDirectory()
     }
 
@@ -24,10 +37,11 @@ struct SideJobFault {
         _ = source.finish(timeout: 10)
     }
 
-    /// jackwave, started with `arguments` (the one way these cases start it), on this
-    /// machine or on the jackwave side of `hosts`.
+    /// jackwave, started with `arguments` and this case's client name (the one way these
+    /// cases start it), on this machine or on the jackwave side of `hosts`.
     func start(_ arguments: [String], environment: [String: String] = [:], on hosts: NetworkNamespaces? = nil) throws -> Run.Running {
-        let (program, words) = hosts?.onJackwaveSide(Run.jackwave, arguments) ?? (Run.jackwave, arguments)
+        let named = ["--name", client] + arguments
+        let (program, words) = hosts?.onJackwaveSide(Run.jackwave, named) ?? (Run.jackwave, named)
         return try Run.start(program, words, server: server.name, environment: environment)
     }
 
