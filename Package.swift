@@ -74,8 +74,9 @@ let package = Package(
         .target(name: "JackwaveLoudness", dependencies: ["CEbur128", "JackwaveSoundFiles"]),
         /// The level-stream format, and the rows it holds (`LevelRow`, `LevelAggregator`): the
         /// same for the live stream and `jackwave levels`. JackwaveSoundFiles only for
-        /// `CreatedFile`, the one way jackwave creates a file.
-        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles"]),
+        /// `CreatedFile`, the one way jackwave creates a file; JackwaveRunSupport for
+        /// `BoundedWriter`, which a run's live stream leaves through (the events file too).
+        .target(name: "JackwaveLevelStream", dependencies: ["JackwaveVocabulary", "JackwaveSoundFiles", "JackwaveRunSupport"]),
         /// `jackwave measure`'s signals and analysis (sweeps, deconvolution, harmonics, THD+N,
         /// crosstalk), on plain arrays; FFTs from FFTW. No JACK: the host plays and records.
         .target(name: "JackwaveMeasure", dependencies: ["CFFTW"]),

@@ -15,6 +15,8 @@
  *                           frame that disagrees with its neighbours
  *   --jump N,HH:MM:SS:FF    from LTC frame N on, the code goes on from that label (a re-jam)
  *   --seconds S             seconds of code (default 20); silence after them
+ *   --noise                 white noise in place of the code (xorshift, uniform): what a
+ *                           wrong cable or a hum on the input gives; no code ever locks
  *   --wait                  silence until SIGUSR1; the code starts at the next cycle
  *   --raw FILE              no JACK: write the signal to FILE as raw float32 (the unit
  *                           tests' code, made the same way) and exit
@@ -29,6 +31,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +72,7 @@ static int parse_label(const char *text, SMPTETimecode *t) {
 
 static void usage(void) {
     fprintf(stderr, "usage: jackwave-ltcsource CLIENT_NAME [--fps 24|25|29.97df|30] [--start HH:MM:SS:FF] [--level DB]"
-                    " [--highpass HZ] [--mute A,B] [--garble N] [--jump N,HH:MM:SS:FF] [--seconds S] [--wait]\n");
+                    " [--highpass HZ] [--mute A,B] [--garble N] [--jump N,HH:MM:SS:FF] [--seconds S] [--noise] [--wait]\n");
     exit(2);
 }
 
@@ -81,13 +84,14 @@ int main(int argc, char **argv) {
     SMPTETimecode start, jump_to;
     parse_label("01:00:00:00", &start);
     long mute_from = -1, mute_to = -1, garble = -1, jump_at = -1;
-    int wait_for_signal = 0;
+    int wait_for_signal = 0, noise = 0;
     const char *raw_path = NULL;
     double raw_rate = 48000;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--wait")) { wait_for_signal = 1; continue; }
+        if (!strcmp(a, "--noise")) { noise = 1; continue; }
         if (!v) usage();
         i++;
         if (!strcmp(a, "--fps")) {
@@ -147,6 +151,14 @@ int main(int argc, char **argv) {
         ltc_encoder_inc_timecode(encoder);
     }
     ltc_encoder_free(encoder);
+    if (noise) {
+        /* As long as the code would have lasted; the level is set below, as the code's is. */
+        uint64_t x = 0x9E3779B97F4A7C15ull;
+        for (size_t i = 0; i < signal_length; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            signal_buffer[i] = (float)((double)(x >> 11) / 9007199254740992.0 * 2 - 1);
+        }
+    }
 
     /* The recorder's high-pass: a biquad (RBJ's cookbook, Q = 1/sqrt 2), run once over it all. */
     if (highpass > 0) {

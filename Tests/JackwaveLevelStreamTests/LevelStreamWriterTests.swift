@@ -34,6 +34,22 @@ struct LevelStreamWriterTests {
         }
     }
 
+    @Test("Live, a full disk never stops the caller: the failure comes back as one report and one line, and rows after it are not written")
+    func liveFullDiskIsReported() throws {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(full >= 0)
+        let writer = try LevelStreamWriter(descriptor: full, ownsDescriptor: true, displayName: "/dev/full", formatter: formatter,
+                                           queued: true)
+        writer.append([LevelRow(frame: 0, peaks: [0.5])])
+        writer.flush()
+        writer.close()
+        #expect(writer.failure == "levels: writing /dev/full failed: No space left on device")
+        #expect(writer.takeReports() == [.failed("No space left on device")])
+        writer.append([LevelRow(frame: 256, peaks: [0.25])])
+        #expect(writer.flush() == writer.failure)
+        #expect(writer.takeReports().isEmpty)
+    }
+
     @Test("A device is never a level stream: /dev/full is refused as not a regular file, in one line")
     func deviceRefused() {
         #expect {

@@ -18,11 +18,11 @@ struct RecordingMetadataTests {
         init(origin: Double, jumpAt: Int64 = .max, jumpTo: Double = 0) {
             (self.origin, self.jumpAt, self.jumpTo) = (origin, jumpAt, jumpTo)
         }
-        func reading(atStreamFrame frame: Int64) -> TimecodeReading? {
+        func reading(atStreamFrame frame: Int64, waitingAtMost seconds: Double) -> TimecodeAnswer {
             let after = frame >= jumpAt
-            return TimecodeReading(samples: after ? jumpTo + Double(frame - jumpAt) : origin + Double(frame),
+            return .reading(TimecodeReading(samples: after ? jumpTo + Double(frame - jumpAt) : origin + Double(frame),
                                    label: TimecodeLabel(rate: "25/1", dropFrame: false, text: after ? "10:00:00:00" : "01:00:00:00"),
-                                   stretch: after ? 2 : 1)
+                                   stretch: after ? 2 : 1))
         }
     }
 

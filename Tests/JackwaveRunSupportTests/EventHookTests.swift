@@ -83,6 +83,26 @@ struct EventHookTests {
         let said = hook.messages.drain().map(\.plain)
         #expect(said.contains { $0.hasPrefix("‹onEvent›: ") && $0.contains("were not handed") }, "\(said)")
     }
+
+    @Test("at the end, a command that hangs is stopped once the end's bound has passed, and the events still queued are dropped, said")
+    func endIsBounded() throws {
+        let hook = EventHook(command: "exec sleep 1000")
+        hook.start()
+        let line = try #require(EventLog.line(.serverLost, frame: 0))
+        for _ in 0..<3 { hook.fire(.serverLost, line: line) }
+        // The whole wait: the bound, then the grace for SIGTERM; a hook that waited for its
+        // command's own 60 s, three times over, would not return within 30.
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            hook.finish(within: 0.5)
+            ended.signal()
+        }
+        #expect(ended.wait(timeout: .now() + 30) == .success, "finish did not return")
+        let said = hook.messages.drain().map(\.plain)
+        #expect(said.contains("‹onEvent›: the commands still running at the end were given 0.5 s; the last was stopped and 2 events more not handed to it"),
+                "\(said)")
+        #expect(said.contains("‹onEvent› (server_lost): jackwave-on-event was stopped (SIGTERM) at the end of the run"), "\(said)")
+    }
 }
 
 /// Polls `condition` until it holds or `timeout` seconds pass.

@@ -14,9 +14,10 @@ struct RunObserverTests {
         return (RunObserver(events: try EventLog(path: path), markers: MarkerBook()), path)
     }
 
-    /// The events written so far, one object per line.
-    static func lines(_ path: String) throws -> [[String: Any]] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+    /// The events `observer` wrote so far (once its log has written them), one object per line.
+    static func lines(_ path: String, of observer: RunObserver) throws -> [[String: Any]] {
+        #expect(observer.events?.flush() == true)
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
         }
     }
@@ -30,7 +31,7 @@ struct RunObserverTests {
         signals.droppedFrames.add(480, ordering: .relaxed)
         signals.skippedFrames.add(1024, ordering: .relaxed)
         observer.poll(signals)
-        let lines = try Self.lines(path)
+        let lines = try Self.lines(path, of: observer)
         #expect(lines.map { $0["event"] as? String } == ["xrun", "dropped", "skipped"])
         #expect(lines.element(at: 0)?["count"] as? Int == 2)
         #expect(lines.element(at: 1)?["frames"] as? Int == 480)
@@ -47,7 +48,7 @@ struct RunObserverTests {
         observer.poll(signals)
         signals.skippedFrames.add(512, ordering: .relaxed)
         observer.poll(signals)
-        let lines = try Self.lines(path)
+        let lines = try Self.lines(path, of: observer)
         #expect(lines.map { $0["event"] as? String } == ["skipped", "skipped"])
         #expect(lines.map { $0["frames"] as? Int } == [256, 512])
     }
@@ -63,7 +64,7 @@ struct RunObserverTests {
         second.streamFrames.store(1000, ordering: .relaxed)
         second.xruns.add(1, ordering: .relaxed)
         observer.poll(second)
-        let lines = try Self.lines(path)
+        let lines = try Self.lines(path, of: observer)
         #expect(lines.map { $0["count"] as? Int } == [3, 1])
         #expect(lines.last?["frame"] as? Int == 481000)
     }

@@ -3,6 +3,8 @@ import JackwaveDSP
 import JackwaveEngine
 import JackwaveLevelStream
 import JackwaveRecording
+import JackwaveRunSupport
+import JackwaveVocabulary
 
 /// The main thread's consumer of the level ring, for the whole run: feeds the `--levels`
 /// stream and the live display (the terminal's meter) from the same blocks, and reports lost
@@ -19,11 +21,25 @@ import JackwaveRecording
 /// (`LevelPipeline+Dropouts`).
 ///
 /// Each `drain` takes every block the callback has published, formats the rows they
-/// complete and writes them with one `write(2)`; each `tick` lets the meter draw a frame if
-/// one is due. Main thread only.
+/// complete and queues them for the stream's own thread (`LevelStreamWriter`, queued), so
+/// that a full disk or a reader that stops reading never holds up this thread; each `tick`
+/// lets the meter draw a frame if one is due. Main thread only.
+///
+/// The stream fails alone: a write error is said at once (a line, a `levels_failed` event),
+/// the stream stops and the recording goes on; the run exits 1 at its end. Only when the
+/// stream is what the run is for (`endsRun`: it neither records nor streams) does its
+/// failure end the run, as a filter's closed output ends it. Rows a stalled reader had no
+/// room for are dropped, counted and said (`levels_dropped`).
 public final class LevelPipeline {
-    /// The stream's write failure, once there is one (the run then stops with exit 1).
+    /// The stream's write failure, once there is one (exit 1 at the end).
     public internal(set) var failure: String?
+    /// Whether the stream's failure ends the run: nothing else is written (no file, no
+    /// stream), so the level stream is the run's output.
+    var endsRun = false
+    /// Where the stream's failures and drops are told as events, if anywhere.
+    var events: EventLog?
+    /// Lines waiting for the next `drain`'s `report`: the stream's own, told on the way.
+    private var streamLines: [String] = []
     let sampleRate: Int
     private let channels: Int
     let stream: LevelStreamWriter?
@@ -108,10 +124,10 @@ public final class LevelPipeline {
     }
 
     /// Takes every block `engine`'s callback has published (its frames from `timelineBase`
-    /// on the run's timeline); returns a failure message if the stream could not be written.
-    /// `report` gets a line for each run of lost blocks.
+    /// on the run's timeline); returns the stream's failure when it ends the run (`endsRun`).
+    /// `report` gets a line for each run of lost blocks, and the stream's own lines.
     func drain(_ engine: RealtimeEngine, timelineBase: Int64, report: (String) -> Void) -> String? {
-        guard let ring = engine.levelRing, !closed else { return failure }
+        guard let ring = engine.levelRing, !closed else { return endsRun ? failure : nil }
         let regions = ring.readableRegions()
         var lostLines: [String] = []
         for (base, count) in [(regions.first, regions.firstCount), (regions.second, regions.secondCount)] {
@@ -145,8 +161,9 @@ public final class LevelPipeline {
         releaseDecided(upTo: decided)
         pollLoudness()
         writeRows()
-        for line in lostLines { report(line) }
-        return failure
+        for line in lostLines + streamLines { report(line) }
+        streamLines.removeAll()
+        return endsRun ? failure : nil
     }
 
     /// Lets the display draw a frame if one is due.
@@ -182,8 +199,39 @@ public final class LevelPipeline {
         guard !closed else { return }
         closed = true
         finishLoudness()
-        if let stream, failure == nil { failure = stream.close() }
+        if let stream {
+            stream.close()
+            takeStreamReports()
+        }
         display?.close()
+    }
+
+    /// The stream's lines after the last drain (`close`'s): said by the end of the run.
+    func takeLines() -> [String] {
+        defer { streamLines.removeAll() }
+        return streamLines
+    }
+
+    /// Turns what the stream's output told into lines (said with the next drain's) and
+    /// events, at the end of the latest block.
+    private func takeStreamReports() {
+        guard let stream else { return }
+        let path = stream.displayName
+        for report in stream.takeReports() {
+            switch report {
+            case .dropping:
+                streamLines.append("levels: \(path) is not taking its rows; rows are dropped, counted, until it does (the recording goes on)")
+            case let .dropped(lines):
+                streamLines.append("levels: \(counted(lines, "row")) dropped: \(path) did not take them in time")
+                events?.emit(.levelsDropped, frame: lastBlockEnd, [("path", .string(path)), ("rows", .int(Int64(lines)))])
+            case let .failed(reason):
+                failure = failure ?? stream.failure
+                if !endsRun {
+                    streamLines.append("levels: writing \(path) failed: \(reason); the level stream stops there (the recording goes on)")
+                }
+                events?.emit(.levelsFailed, frame: lastBlockEnd, [("path", .string(path)), ("reason", .string(reason))])
+            }
+        }
     }
 
     /// Feeds the stream the blocks the writer has decided (all of them when not armed),
@@ -219,9 +267,12 @@ public final class LevelPipeline {
 
     func writeRows() {
         if loudness != nil { joinLoudness() }
-        guard let stream, !rows.isEmpty else { return }
-        stream.append(rows)
-        rows.removeAll(keepingCapacity: true)
-        if failure == nil { failure = stream.flush() }
+        guard let stream else { return }
+        if !rows.isEmpty {
+            stream.append(rows)
+            rows.removeAll(keepingCapacity: true)
+            stream.flush()
+        }
+        takeStreamReports()
     }
 }

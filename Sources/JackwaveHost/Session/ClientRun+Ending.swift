@@ -4,6 +4,7 @@ import Glibc
 import JackwaveDSP
 import JackwaveRecording
 import JackwaveSoundFiles
+import JackwaveTimecode
 
 /// The end of a turn: the callback stopped, the rings drained, the files closed.
 extension ClientRun {
@@ -25,7 +26,9 @@ extension ClientRun {
         engine.publishPendingDrop()
         // The code to the last frame is read before the writer closes the last file, which
         // asks for its end's timecode.
-        if let timecode, !timecode.stop(timeout: 5) { ui.say("the LTC reader did not end within 5 s") }
+        if let timecode, !timecode.stop(timeout: TimecodeFollower.endSeconds) {
+            ui.say("the LTC reader did not end within \(Int(TimecodeFollower.endSeconds)) s; the files' time is what it had read")
+        }
         var abandoned = false
         if let writer { abandoned = drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
         if let midiWriter, !midiWriter.stop(timeout: 5) { ui.say("the MIDI writer did not end within 5 s; the .mid holds what it had written") }

@@ -60,7 +60,7 @@ final class ClientRun {
     /// the take logic for the run's files, for a turn starting at `timelineBase` on the run's
     /// timeline that plays `tone` and stops after `frameLimit` frames.
     init(client: JackClient, ports: ClientPorts, parts: SessionParts, timelineBase: Int64, frameLimit: Int64?,
-         tone: ToneSettings?, writerStallMicroseconds: UInt32) throws(SessionError) {
+         tone: ToneSettings?, seam: TestSeam) throws(SessionError) {
         self.client = client
         self.parts = parts
         self.ports = ports
@@ -88,7 +88,7 @@ final class ClientRun {
                                 sampleRate: rate, signals: signals, client: client, midiInputs: ports.midiInputs,
                                 ltcInput: ports.ltcInput)
         if let ring = engine.ltcRing, let gaps = engine.ltcGaps {
-            timecode = TimecodeFollower(ring: ring, gaps: gaps, sampleRate: rate,
+            timecode = TimecodeFollower(ring: ring, gaps: gaps, sampleRate: rate, stallMicroseconds: seam.ltcStallMicroseconds,
                                         onEvent: TimecodeReport.handler(parts: parts, timelineBase: timelineBase))
         } else {
             timecode = nil
@@ -133,7 +133,7 @@ final class ClientRun {
         if let ring = engine.audioRing, pipeline != nil || consumers.contains(where: { $0 != nil }) {
             writer = RecordingWriter(pipeline: pipeline, ring: ring, drops: engine.dropRing, inputRate: rate,
                                      messages: parts.messages, sinks: (consumers + [dropouts]).compactMap { $0 },
-                                     timelineBase: timelineBase, takes: takes, stallMicroseconds: writerStallMicroseconds)
+                                     timelineBase: timelineBase, takes: takes, stallMicroseconds: seam.writerStallMicroseconds)
         } else {
             writer = nil
         }
@@ -191,7 +191,7 @@ final class ClientRun {
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
             _ = midiWriter?.stop(timeout: 5)
-            _ = timecode?.stop(timeout: 5)
+            _ = timecode?.stop(timeout: TimecodeFollower.endSeconds)
             return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }
         for failure in ports.plan.connect(client) + ports.midiPlan.connect(client) + ports.ltcPlan.connect(client) {

@@ -37,6 +37,7 @@ extension Session {
         }
         parts.alarms?.finish()
         parts.levels?.close()
+        for line in parts.levels?.takeLines() ?? [] { frontEnd.say(Phrase(verbatim: line)) }
         frontEnd.audioStopped()
         if let loudness = parts.loudness, let line = LoudnessFeed.summaryLine(loudness) { frontEnd.say(Phrase(verbatim: line)) }
         let streamLine = parts.stream.map { StreamReport.finish($0, sampleRate: parts.sampleRate) }
@@ -76,12 +77,20 @@ extension Session {
         }
         parts.remote?.finish()
         parts.flushLines(to: frontEnd)
-        if parts.finisher?.plotFailed.load(ordering: .relaxed) == true { code = 1 }
+        if parts.finisher?.plotFailed.load(ordering: .relaxed) == true || (parts.finisher?.leftUnfinished ?? 0) > 0 { code = 1 }
+        // A side job's file that could not be written (the events, as the level stream
+        // above) is a runtime failure: the audio is complete, the run exits 1.
+        if parts.events?.failure != nil { code = 1 }
         parts.events?.emit(.stopped, frame: totals.receivedFrames, [("exit_code", .int(Int64(code)))])
-        // `stopped` runs `--on-event` too: the end waits for the commands queued.
+        // The events' last lines leave (a reader that stopped reading gets a bound, no more).
+        parts.events?.close()
+        // `stopped` runs `--on-event` too: the end waits for the commands queued, a bound.
         parts.eventHook?.finish()
         parts.flushLines(to: frontEnd)
-        if let failure = parts.events?.failure { frontEnd.error(failure) }
+        if let failure = parts.events?.failure {
+            frontEnd.error(failure)
+            code = 1
+        }
         return code
     }
 
@@ -116,12 +125,18 @@ extension Session {
     /// `--ltc`: where the files' timecode began and ended, and the files that span a jump.
     private func timecodeLine(_ parts: SessionParts) -> String? {
         guard options.timecode.ltcPort != nil, let tally = parts.files?.files else { return nil }
+        var wallClock: [String] = []
+        if tally.filesWithoutCode > 0 { wallClock.append("\(counted(tally.filesWithoutCode, "file")) began where no code was locked") }
+        if tally.filesBeforeReader > 0 {
+            wallClock.append("\(counted(tally.filesBeforeReader, "file")) began before the LTC reader had read that far")
+        }
+        let wallText = wallClock.isEmpty ? "" : "; " + wallClock.joined(separator: ", ") + ": their time is the wall clock's"
         guard let first = tally.firstTimecode, let last = tally.lastTimecode else {
-            return "timecode: no file was stamped from LTC (none locked); their bext and iXML time is the wall clock's"
+            return "timecode: no file was stamped from LTC (none locked in time); their bext and iXML time is the wall clock's" + wallText
         }
         var line = "timecode: the files run from \(first) to \(last)"
         if tally.filesSpanningJumps > 0 { line += "; \(counted(tally.filesSpanningJumps, "file")) span a jump in the code (a marker there)" }
-        return line
+        return line + wallText
     }
 
     /// ", 3 dropouts" when the run looks for them (on every input; per input in the lines

@@ -122,7 +122,7 @@ public final class Session {
                                      frameLimit: options.recording.duration.map {
                                          Int64(($0 * Double(parts.sampleRate)).rounded()) - totals.receivedFrames
                                      },
-                                     tone: control.toneSettings(parts.tone), writerStallMicroseconds: TestSeam(environment).writerStallMicroseconds)
+                                     tone: control.toneSettings(parts.tone), seam: TestSeam(environment))
             } catch {
                 frontEnd.error(error.message)
                 let code = finish(parts, totals: totals, last: nil, code: 1, firstStart: firstStart)

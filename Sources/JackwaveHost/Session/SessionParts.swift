@@ -158,7 +158,7 @@ final class SessionParts {
         levels = levelsWanted
             ? try Self.makeLevels(o, names: ports.inputs.map(\.shortName), sampleRate: sampleRate, display: meter,
                                   loudness: loudness, takes: takes, dropouts: dropouts,
-                                  midiInputs: ports.midiInputs.map(\.shortName))
+                                  midiInputs: ports.midiInputs.map(\.shortName), events: events)
             : nil
         let ringFrames = spec != nil || streamSettings != nil || o.station.alarms.isOn ? writerFrames
             : loudness == nil ? 0 : Int(LoudnessFeed.meterRingSeconds * Double(sampleRate))
@@ -170,7 +170,8 @@ final class SessionParts {
             ? Self.makeAlarms(o.station.alarms, channels: channels, sampleRate: sampleRate, messages: messages, events: events)
             : nil
         self.remote = remote
-        lineQueues = [messages] + [hook?.messages, finisher?.messages, eventHook?.messages, remote?.lines].compactMap { $0 }
+        lineQueues = [messages] + [events?.messages, hook?.messages, finisher?.messages, eventHook?.messages, remote?.lines]
+            .compactMap { $0 }
         eventHook?.start()
         hook?.start()
         loudness?.start()
@@ -249,7 +250,8 @@ extension SessionParts {
     /// The run-wide level pipeline: the level stream (its columns are the ports' short
     /// names, `in_1`…), the meter, the loudness readings.
     static func makeLevels(_ o: RunOptions, names: [String], sampleRate: Int, display: LevelDisplay?, loudness: LoudnessFeed?,
-                           takes: TakeLedger?, dropouts: DropoutLedger?, midiInputs: [String]) throws(SessionError) -> LevelPipeline {
+                           takes: TakeLedger?, dropouts: DropoutLedger?, midiInputs: [String],
+                           events: EventLog?) throws(SessionError) -> LevelPipeline {
         var stream: LevelStreamWriter?
         if let path = o.levels.path {
             var formatter = LevelStreamFormatter(format: LevelStreamFormat.forPath(path, explicit: o.levels.format),
@@ -259,17 +261,22 @@ extension SessionParts {
             formatter.dropoutColumn = dropouts != nil
             formatter.midiInputs = midiInputs
             do throws(LevelStreamError) {
-                stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.recording.force ? .replace : .new)
+                stream = try LevelStreamWriter(path: path, formatter: formatter, policy: o.recording.force ? .replace : .new,
+                                               queued: true)
             } catch {
                 throw .runtime(error.message)
             }
         }
-        return LevelPipeline(channels: names.count, sampleRate: sampleRate, stream: stream,
-                             intervalFrames: o.levels.intervalMilliseconds.map {
-                                 LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
-                             },
-                             display: display, loudness: loudness, takes: takes, dropouts: dropouts,
-                             midiInputs: midiInputs.count)
+        let pipeline = LevelPipeline(channels: names.count, sampleRate: sampleRate, stream: stream,
+                                     intervalFrames: o.levels.intervalMilliseconds.map {
+                                         LevelAggregator.intervalFrames(milliseconds: $0, sampleRate: sampleRate)
+                                     },
+                                     display: display, loudness: loudness, takes: takes, dropouts: dropouts,
+                                     midiInputs: midiInputs.count)
+        pipeline.events = events
+        // A side job beside files or a stream; the run's whole output when it has neither.
+        pipeline.endsRun = o.recording.path == nil && o.station.stream == nil
+        return pipeline
     }
 
     /// The live stream, reporting through its own lines and events.

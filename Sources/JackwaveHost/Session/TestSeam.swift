@@ -8,9 +8,14 @@ struct TestSeam {
     /// `JACKWAVE_TEST_WRITER_STALL_US`: the writer sleeps this long before each pass, so that
     /// the ring fills for real and a drop is counted.
     let writerStallMicroseconds: UInt32
+    /// `JACKWAVE_TEST_LTC_STALL_US`: the LTC reader stops this long once, at its first
+    /// samples (a library stuck in a call), so that its ring fills for real and the writer
+    /// must not wait for it.
+    let ltcStallMicroseconds: UInt32
 
     init(_ environment: [String: String]) {
         clock = environment["JACKWAVE_TEST_CLOCK"].flatMap(RunClock.parse) ?? .system
         writerStallMicroseconds = environment["JACKWAVE_TEST_WRITER_STALL_US"].flatMap { UInt32($0) } ?? 0
+        ltcStallMicroseconds = environment["JACKWAVE_TEST_LTC_STALL_US"].flatMap { UInt32($0) } ?? 0
     }
 }

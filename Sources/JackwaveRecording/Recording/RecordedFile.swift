@@ -24,6 +24,8 @@ public struct RecordedFile: Sendable, Equatable {
     public var startTimecode: String?
     public var endTimecode: String?
     public var timecodeJumped = false
+    /// With a timecode, why the file took the wall clock's time instead, if it did.
+    public var timecodeMissing: TimecodeMissing?
 
     public init(path: String, take: Int, piece: Int, firstFrame: Int64, endFrame: Int64, frames: Int64, ok: Bool) {
         self.path = path
@@ -54,6 +56,9 @@ public struct FileTally: Sendable, Equatable {
     public internal(set) var firstTimecode: String?
     public internal(set) var lastTimecode: String?
     public internal(set) var filesSpanningJumps = 0
+    /// `--ltc`: the files that took the wall clock's time, by why.
+    public internal(set) var filesWithoutCode = 0
+    public internal(set) var filesBeforeReader = 0
 
     public init() {}
 

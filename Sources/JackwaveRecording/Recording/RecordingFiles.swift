@@ -75,6 +75,13 @@ public final class RecordingFiles: @unchecked Sendable {
     private let cutRequest = Atomic<Int64>(-1)
     /// This connection's timecode (`--ltc`), set with its origin; nil for the wall clock.
     private let timecode = Mutex<(any StreamTimecode)?>(nil)
+    /// How long the writer can afford to wait for a file's timecode now, in seconds: set by
+    /// each connection's writer (`RecordingWriter.timecodeWaitShare` of its ring's free
+    /// time), asked on the writer thread; no wait without one.
+    package var timecodeWaitBudget: (() -> Double)?
+    /// Why the last file begun took the wall clock's time, if it did: a line is said when
+    /// that changes, not for every piece. Writer thread.
+    private var lastMissing: TimecodeMissing?
     /// The open take's `iXML` FAMILY_UID, shared by its pieces (the run's, unarmed), and
     /// which take of the run it is (from 1), for `--take`'s count. Writer thread.
     private var familyUID = IXMLDocument.makeUID()
@@ -296,7 +303,7 @@ public final class RecordingFiles: @unchecked Sendable {
         record.sharedFrames = leadIn
         record.endFrame = timelineFrame(segmentFileFrame: segmentFileFrames)
         record.ok = error == nil
-        if let startReading, let end = timecodeReading(atSegmentFileFrame: segmentFileFrames) {
+        if let startReading, case let .reading(end)? = timecodeReading(atSegmentFileFrame: segmentFileFrames) {
             record.endTimecode = end.label.text
             record.timecodeJumped = end.stretch != startReading.stretch
             tally.withLock {
@@ -328,8 +335,10 @@ public final class RecordingFiles: @unchecked Sendable {
         let first = timelineFrame(segmentFileFrame: firstInSegment)
         var record = RecordedFile(path: file.path, take: currentNumbers.take, piece: currentNumbers.piece,
                                   firstFrame: first, endFrame: first, frames: 0, ok: true)
-        let stamp = timecodeStamp(firstInSegment: firstInSegment)
+        let (stamp, missing) = timecodeStamp(firstInSegment: firstInSegment)
         record.startTimecode = stamp?.timecode?.text
+        record.timecodeMissing = missing
+        noteMissing(missing, path: file.path)
         if let text = record.startTimecode { tally.withLock { if $0.firstTimecode == nil { $0.firstTimecode = text } } }
         currentRecord = record
         companion?.fileBegan(record)
@@ -352,12 +361,19 @@ public final class RecordingFiles: @unchecked Sendable {
     }
 
     /// The timestamp of the file whose first frame is `firstInSegment` (file frames into the
-    /// segment), from the timecode (`--ltc`); nil without one, or with no code locked there.
+    /// segment), from the timecode (`--ltc`); nil without one, or, with why, when the code
+    /// cannot stamp it (the wall clock does).
     /// Within one stretch of code, a file's time is the stretch's first file's plus the file
     /// frames between them, so that each piece starts exactly where the last one ended, even
     /// if the source's clock drifts from the server's (the reader follows it).
-    private func timecodeStamp(firstInSegment: Int64) -> FileTimestamp? {
-        guard let reading = timecodeReading(atSegmentFileFrame: firstInSegment) else { return nil }
+    private func timecodeStamp(firstInSegment: Int64) -> (FileTimestamp?, TimecodeMissing?) {
+        let reading: TimecodeReading
+        switch timecodeReading(atSegmentFileFrame: firstInSegment) {
+        case nil: return (nil, nil)
+        case .noCode?: return (nil, .noCode)
+        case .late?: return (nil, .readerBehind)
+        case let .reading(found)?: reading = found
+        }
         startReading = reading
         var samples: Int64
         if let origin = stretchOrigin, origin.stretch == reading.stretch {
@@ -368,13 +384,36 @@ public final class RecordingFiles: @unchecked Sendable {
         }
         let day = Int64(86_400) * Int64(spec.fileRate)
         samples = ((samples % day) + day) % day
-        return FileTimestamp(samplesSinceMidnight: UInt64(samples), sampleRate: spec.fileRate, timecode: reading.label)
+        return (FileTimestamp(samplesSinceMidnight: UInt64(samples), sampleRate: spec.fileRate, timecode: reading.label), nil)
     }
 
-    /// The timecode at a file frame of the segment, nil without one.
-    private func timecodeReading(atSegmentFileFrame frame: Int64) -> TimecodeReading? {
+    /// The timecode at a file frame of the segment, nil without one; waits no longer than
+    /// the writer can afford (`timecodeWaitBudget`).
+    private func timecodeReading(atSegmentFileFrame frame: Int64) -> TimecodeAnswer? {
         guard let source = timecode.withLock({ $0 }) else { return nil }
-        return source.reading(atStreamFrame: segmentStreamFrame + spec.inputFrames(fromFileFrames: frame))
+        return source.reading(atStreamFrame: segmentStreamFrame + spec.inputFrames(fromFileFrames: frame),
+                              waitingAtMost: timecodeWaitBudget?() ?? 0)
+    }
+
+    /// Counts a file that took the wall clock's time, and says so when the reason is new
+    /// (the first such file, or the first after a change): the rest are in the summary and
+    /// in each file's `timecode_missing` event.
+    private func noteMissing(_ missing: TimecodeMissing?, path: String) {
+        defer { lastMissing = missing }
+        guard let missing else { return }
+        tally.withLock {
+            switch missing {
+            case .noCode: $0.filesWithoutCode += 1
+            case .readerBehind: $0.filesBeforeReader += 1
+            }
+        }
+        guard missing != lastMissing else { return }
+        switch missing {
+        case .noCode:
+            messages?.post("timecode: no code was locked at the first frame of \(path); its time is the wall clock's (iXML says free run), and so is that of the files after it until the code locks")
+        case .readerBehind:
+            messages?.post("timecode: the LTC reader had not read as far as the first frame of \(path) in the time the audio could spare (it is behind or stalled); its time is the wall clock's (iXML says free run), and so is that of the files after it until it catches up")
+        }
     }
 
     /// Opens the next file as `current`, with its lead-in written when `--overlap` asks;

@@ -48,6 +48,11 @@ public final class RecordingWriter: @unchecked Sendable {
     /// fourth pass at 100 ms, every pass at 200 ms); scheduling delays come on top, and a
     /// writer held up by a stalled disk can leave up to the whole ring unseen.
     public static let crashBound = 0.5
+    /// The share of the ring's free time a file's start may spend waiting for its timecode
+    /// (`--ltc`, `StreamTimecode`): the ring fills meanwhile, and a quarter of what is free
+    /// leaves three quarters for the next wait and the disk, so that waiting for the code
+    /// can never cost audio, whatever `--buffer` is and however many files a pass begins.
+    static let timecodeWaitShare = 0.25
     /// Signalled by `requestStop`, so that a sleeping writer starts its drain at once.
     private let wakeUp = DispatchSemaphore(value: 0)
 
@@ -165,6 +170,10 @@ public final class RecordingWriter: @unchecked Sendable {
     }
 
     private func run() {
+        // Asked on this thread, the ring's consumer, whenever a file begins.
+        pipeline?.files.timecodeWaitBudget = { [ring, inputRate] in
+            Double(ring.capacity - ring.readableCount) / Double(inputRate) * Self.timecodeWaitShare
+        }
         // An unarmed connection is one segment from its frame 0; takes make their own.
         if takes == nil, let pipeline, !pipeline.beginSegment(atStreamFrame: 0) { recordFailure() }
         let poll = Double(pollInterval) / 1e6

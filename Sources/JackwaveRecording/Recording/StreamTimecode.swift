@@ -4,11 +4,22 @@ import JackwaveSoundFiles
 /// of this connection's stream was, in samples since midnight. The reader lives elsewhere
 /// (it links libltc); the files only ask.
 public protocol StreamTimecode: AnyObject, Sendable {
-    /// The reading at stream frame `frame`; nil when no code was locked around it (the wall
-    /// clock then stamps the file). May wait, a bounded time, for the code just after `frame`
-    /// to be read: the writer asks at a file's first frame, which the reader may not have
-    /// passed yet.
-    func reading(atStreamFrame frame: Int64) -> TimecodeReading?
+    /// The reading at stream frame `frame`. May wait, at most `seconds`, for the reader to
+    /// have read a little past `frame` (the writer asks at a file's first frame, which the
+    /// reader may not have passed yet); never for a reader that has stopped moving.
+    func reading(atStreamFrame frame: Int64, waitingAtMost seconds: Double) -> TimecodeAnswer
+}
+
+/// What the timecode says of one frame.
+public enum TimecodeAnswer: Sendable, Equatable {
+    /// The code there.
+    case reading(TimecodeReading)
+    /// The reader had read past the frame and found no code locked there (none yet, lost,
+    /// or noise): the wall clock stamps the file.
+    case noCode
+    /// The reader had not reached the frame within the wait the audio could afford (it is
+    /// behind, or stalled): the wall clock stamps the file.
+    case late
 }
 
 /// One frame's timecode.
@@ -27,4 +38,12 @@ public struct TimecodeReading: Sendable, Equatable {
         self.label = label
         self.stretch = stretch
     }
+}
+
+/// Why a file begun with a timecode took the wall clock's time instead (`timecode_missing`).
+public enum TimecodeMissing: String, Sendable, Equatable {
+    /// No code was locked at its first frame (none yet, lost, noise).
+    case noCode = "no_code"
+    /// The reader had not read as far as its first frame in time (behind, or stalled).
+    case readerBehind = "reader_behind"
 }

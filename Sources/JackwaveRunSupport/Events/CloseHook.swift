@@ -54,9 +54,27 @@ public final class CloseHook: @unchecked Sendable {
         thread.start { [self] in run() }
     }
 
-    /// Queues `path` (its last frame at `frame` on the run's timeline, for the event). Any thread but the realtime one.
+    /// Paths waiting at most: an hour of one-second pieces, as the file finisher's queue
+    /// (`FileFinisher.queueCapacity`). A command that hangs without `--on-close-timeout`
+    /// holds its queue, never the recording; the files past the bound get no command.
+    public static let queueLimit = 3600
+
+    /// Queues `path` (its last frame at `frame` on the run's timeline, for the event), or,
+    /// with `queueLimit` paths waiting, gives it no command: said, an `on_close_failed`
+    /// event, and retention told it is done with. Any thread but the realtime one.
     public func fileClosed(_ path: String, frame: Int64) {
-        queue.withLock { $0.paths.append((path, frame)) }
+        let queued = queue.withLock { q in
+            guard q.paths.count < Self.queueLimit else { return false }
+            q.paths.append((path, frame))
+            return true
+        }
+        guard queued else {
+            let reason = "\(Self.queueLimit) files were waiting for the command; not run for this one"
+            messages.post("\(setting: .onClose): \(reason): \(path) (recording goes on)")
+            events?.emit(.onCloseFailed, frame: frame, [("path", .string(path)), ("reason", .string(reason))])
+            ran?(path)
+            return
+        }
         wake.signal()
     }
 

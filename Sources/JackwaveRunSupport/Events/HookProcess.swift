@@ -30,8 +30,10 @@ enum HookProcess {
 
     /// `posix_spawn` of `/bin/sh -c SCRIPT NAME ARGUMENTS…`, then waits; what every hook of
     /// jackwave's runs through (`--on-close`, `--on-event`):
-    /// - stdin from the given bytes (through a pipe; at most 60,000, so the write never
-    ///   waits for the child) or /dev/null; stdout onto jackwave's stderr, so nothing mixes
+    /// - stdin from the given bytes (through a pipe; at most 60,000, written without
+    ///   blocking, so the write never waits for the child: a pipe the system made smaller
+    ///   than that, for a user past `pipe-user-pages-soft`, is a failure, not a hang) or
+    ///   /dev/null; stdout onto jackwave's stderr, so nothing mixes
     ///   into `--levels -` or `--events -`; `environment` added to jackwave's own;
     /// - a process group of its own (`POSIX_SPAWN_SETPGROUP`, 0: its pid), so a signal to
     ///   jackwave's group (Ctrl-C) does not reach it and its whole group can be stopped;
@@ -50,6 +52,7 @@ enum HookProcess {
         var input: [Int32] = [-1, -1]
         if let stdin {
             guard stdin.count <= 60_000, jackwave_pipe_cloexec(&input) == 0 else { return .failed("cannot make a pipe for \(label)") }
+            _ = fcntl(input[1], F_SETFL, fcntl(input[1], F_GETFL) | O_NONBLOCK)
             let written = stdin.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
             close(input[1])
             guard written == stdin.count else { close(input[0]); return .failed("cannot hand \(label) its input") }

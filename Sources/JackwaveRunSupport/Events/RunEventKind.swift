@@ -117,13 +117,32 @@ public enum RunEventKind: String, Sendable {
     /// while it is lost take the wall clock's time.
     case timecodeLost = "timecode_lost"
 
+    // A side job's own failures and drops: each fails alone, the recording goes on
+    // (docs/side-jobs.md).
+    /// The events file's reader did not take `count` events before this one; they are lost.
+    case eventsDropped = "events_dropped"
+    /// The events file could not be written (`path`, `reason`): no more events go there.
+    /// Handed to `--on-event` only, since the file cannot hold it.
+    case eventsFailed = "events_failed"
+    /// The level stream's reader did not take `rows` rows (`path`); they are lost.
+    case levelsDropped = "levels_dropped"
+    /// The level stream could not be written (`path`, `reason`): no more rows go there.
+    case levelsFailed = "levels_failed"
+    /// A file begun with `--ltc` took the wall clock's time (`path`, `reason`: `no_code`, none
+    /// locked there; `reader_behind`, the LTC reader had not read that far in time).
+    case timecodeMissing = "timecode_missing"
+    /// The file finisher did not get to a file before the end of the run's bound on it
+    /// (`path`): its picture, loudness and `--on-close` are left out.
+    case fileUnfinished = "file_unfinished"
+
     /// Whether `--on-event` runs for it: what a person may have to act on, not the run's
     /// routine (files, connections, xruns, markers).
     public var runsEventHook: Bool {
         switch self {
         case .silenceStarted, .silenceEnded, .clipping, .serverLost, .serverBack, .streamLost, .streamConnected,
              .fileDeleted, .retentionOff, .retentionHeld, .retentionFailed, .clockStep, .onCloseFailed, .midiFailed, .stopped,
-             .timecodeJump, .timecodeLost, .sessionManagerLost, .sessionRequestRefused: true
+             .timecodeJump, .timecodeLost, .sessionManagerLost, .sessionRequestRefused, .eventsFailed, .levelsFailed,
+             .fileUnfinished: true
         default: false
         }
     }

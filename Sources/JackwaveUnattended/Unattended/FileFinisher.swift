@@ -10,7 +10,9 @@ import JackwaveVocabulary
 /// What happens to each file once the writer has finalized it, on a thread of its own so that
 /// the writer never waits: cue points, picture (`--plot`), loudness, then its `--on-close`
 /// command. One file at a time, in closing order. The queue is bounded: a file that finds it
-/// full keeps its audio and is reported, but gets no cues, picture or hook.
+/// full keeps its audio and is reported, but gets no cues, picture or hook. The end of the
+/// run waits `endSeconds` for it at most (a huge file's picture, a stuck cairo): what is
+/// left then is said, file by file, and the run exits 1; the audio is complete either way.
 package final class FileFinisher: @unchecked Sendable {
     /// One closed file, with the markers that fall in it (number and timeline frame).
     struct Job: Sendable {
@@ -38,6 +40,17 @@ package final class FileFinisher: @unchecked Sendable {
     private let thread = WorkerThread(name: "jackwave-files")
     /// A picture could not be drawn (the run then exits 1; its files are complete).
     package let plotFailed = Atomic<Bool>(false)
+    /// Seconds the end of the run gives the files still waiting: an hour-long stereo piece's
+    /// loudness takes about 14 s (BENCHMARKS.md, Loudness: 260 times real time) and its
+    /// picture a fraction of a second, so this is room, not a deadline a run should meet.
+    package static let endSeconds = 60.0
+    /// Set when the end stopped waiting (relaxed: a lone flag): the thread stops after the
+    /// file in hand.
+    private let abandoned = Atomic<Bool>(false)
+    /// The file in hand, for the end's account of what was left.
+    private let working = Mutex<RecordedFile?>(nil)
+    /// Files left unfinished at the end (the run then exits 1). Read after `finish`.
+    package private(set) var leftUnfinished = 0
 
     /// Finishes files of `spec`, drawing them to the companions of `pictures`' path and
     /// measuring their loudness if `measuresLoudness` (events to `events`), then queueing
@@ -74,18 +87,33 @@ package final class FileFinisher: @unchecked Sendable {
         }
     }
 
-    /// Finishes every queued file, then stops the thread (and the hook's, once its commands ran).
-    package func finish() {
+    /// Finishes every queued file, then stops the thread; waits at most `within` seconds,
+    /// then says each file left (`file_unfinished`) and lets the thread go.
+    package func finish(within: Double = endSeconds) {
         queue.withLock { $0.closing = true }
         wake.signal()
-        _ = thread.wait(timeout: 365 * 86400)
+        if thread.wait(timeout: within) { return }
+        abandoned.store(true, ordering: .relaxed)
+        let left = (working.withLock { $0 }.map { [$0] } ?? []) + queue.withLock { q in
+            defer { q.jobs.removeAll() }
+            return q.jobs.map(\.file)
+        }
+        leftUnfinished = left.count
+        messages.post("the files' finishing did not end within \(within.plainText) s of the recording's end; \(counted(left.count, "file")) left without it")
+        for file in left {
+            messages.post("\(file.path): its markers, picture, loudness and \(setting: .onClose) are left out (the audio is complete)")
+            events?.emit(.fileUnfinished, frame: file.endFrame, [("path", .string(file.path))])
+        }
     }
 
     private func run() {
         while true {
             wake.wait()
             while let job = queue.withLock({ $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }) {
+                if abandoned.load(ordering: .relaxed) { return }
+                working.withLock { $0 = job.file }
                 finish(job)
+                working.withLock { $0 = nil }
             }
             if queue.withLock({ $0.closing && $0.jobs.isEmpty }) {
                 if let done = loudness?.finishTake() { report(done, frame: nil) }

@@ -36,6 +36,9 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
     public func fileStarted(_ file: RecordedFile) {
         events?.emit(.fileOpened, frame: file.firstFrame, [("path", .string(file.path))]
                      + (file.startTimecode.map { [("timecode", .string($0))] } ?? []))
+        if let missing = file.timecodeMissing {
+            events?.emit(.timecodeMissing, frame: file.firstFrame, [("path", .string(file.path)), ("reason", .string(missing.rawValue))])
+        }
     }
 
     public func fileClosed(_ file: RecordedFile) {
