@@ -28,7 +28,6 @@ extension ClientRun {
         if let timecode, !timecode.stop(timeout: 5) { ui.say("the LTC reader did not end within 5 s") }
         var abandoned = false
         if let writer { abandoned = drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
-        if let midiWriter, !midiWriter.stop(timeout: 5) { ui.say("the MIDI writer did not end within 5 s; the .mid holds what it had written") }
         parts.levels?.endConnection(engine, timelineBase: timelineBase, report: { parts.messages.post(Phrase(verbatim: $0)) })
         flushMessages(ui)
         parts.midiReport?.endConnection(engine.midiActivity)

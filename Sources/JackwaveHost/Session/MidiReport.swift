@@ -38,7 +38,7 @@ final class MidiReport: @unchecked Sendable {
         return [("jack", names.indices.map { earlierJack[$0] + (activity?.lostByJack(port: $0) ?? 0) }),
                 ("ring", names.indices.map { earlierRoom[$0] + (activity?.lostForRoom(port: $0) ?? 0) }),
                 ("malformed", pad(totals?.malformed)), ("unrecordable", pad(totals?.unrecordable)),
-                ("writer", pad(totals?.lost))]
+                ("writer", pad(totals?.lost)), ("failed", pad(totals?.unwritten))]
     }
 
     /// Says the losses since the last call: a line and a `midi_lost` event per input and reason.
@@ -61,7 +61,8 @@ final class MidiReport: @unchecked Sendable {
         "ring": "no room on the way to the writer",
         "malformed": "not valid MIDI",
         "unrecordable": "System Reset, which a Standard MIDI File cannot hold",
-        "writer": "the writer's queue or the file was full",
+        "writer": "the MIDI writer's queue or the file was full",
+        "failed": "their .mid could not be written, or MIDI had stopped",
     ]
 
     /// Events lost so far, every input and reason together.
@@ -87,8 +88,10 @@ final class MidiReport: @unchecked Sendable {
         return text
     }
 
-    /// The summary's lines: the MIDI files, and each input's events and losses; MMC's commands.
-    func summaryLines(_ totals: MidiRecorder.Totals?, controlled: Bool) -> [String] {
+    /// The summary's lines: the MIDI files, and each input's events and losses; why MIDI
+    /// stopped before the end, if it did (`MidiThread.stopped`); MMC's commands.
+    func summaryLines(_ totals: MidiRecorder.Totals?, stopped: (reason: String, frame: Int64)? = nil, sampleRate: Int = 0,
+                      controlled: Bool) -> [String] {
         var lines: [String] = []
         let counts = events(nil)
         let lost = losses(nil, totals)
@@ -107,6 +110,16 @@ final class MidiReport: @unchecked Sendable {
             lines.append(line)
         } else if recorded > 0 {
             lines.append("MIDI (no file): " + perInput.joined(separator: "; "))
+        }
+        if let stopped, recorded > 0 {
+            // What the MIDI thread never took (it stopped, or is stuck) is in no count above.
+            let accounted = (0..<recorded).reduce(0) { sum, i in
+                sum + (totals.map { i < $0.recorded.count ? $0.recorded[i] : 0 } ?? 0) + lost.reduce(0) { $0 + $1.counts[i] }
+            } + (totals?.outside ?? 0)
+            let missing = max(0, counts.prefix(recorded).reduce(0, +) - accounted)
+            let at = sampleRate > 0 ? String(printf: " at %.3f s", Double(stopped.frame) / Double(sampleRate)) : ""
+            lines.append("MIDI stopped\(at): \(stopped.reason); the .mid files hold what was written before"
+                         + (missing > 0 ? "; \(missing) events received were never written" : ""))
         }
         if controlled {
             let commands = totals?.commands ?? [:]
