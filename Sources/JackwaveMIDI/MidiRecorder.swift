@@ -108,9 +108,17 @@ public final class MidiRecorder: @unchecked Sendable {
     /// This connection's MIDI ring, its frame 0 on the run's timeline. What the last
     /// connection's ring still holds is taken first (its callback has stopped).
     public func attach(ring: SPSCRing<MidiRecord>, timelineBase: Int64) {
-        drain()
+        endInput()
         self.ring = ring
         self.timelineBase = timelineBase
+    }
+
+    /// The connection's sources are gone: what its ring holds is taken, and a SysEx still
+    /// waiting for its end is counted malformed (`MidiAssembler.endInput`).
+    public func endInput() {
+        drain()
+        assembler.endInput()
+        noteAssemblyLosses()
     }
 
     // MARK: What the writer tells (through `MidiHandOff`)

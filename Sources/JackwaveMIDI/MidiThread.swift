@@ -119,6 +119,7 @@ public final class MidiThread: @unchecked Sendable {
             handOff.stop()
             note("the MIDI thread fell \(handOff.capacity) notices behind the audio's files", frame: reached)
         }
+        if last { recorder.endInput() }
         recorder.reached(reached)
         let now = DispatchTime.now().uptimeNanoseconds
         if last || refreshAsked > refreshesDone || Double(now - lastRefresh) / 1e9 >= Self.refreshEvery {

@@ -34,6 +34,9 @@ extension Session {
         // Every writer has ended, and the last files' ends are posted: the MIDI thread's last
         // pass writes them. If it does not end, the audio is complete all the same.
         _ = parts.midiThread?.stop(timeout: Self.midiWait, frame: totals.receivedFrames)
+        // What the MIDI thread counted after the last connection's lines: said too.
+        parts.midiReport?.check(nil, parts.midi?.snapshot, frame: totals.receivedFrames, sampleRate: parts.sampleRate,
+                                messages: parts.messages, events: parts.events)
         if let loudness = parts.loudness {
             loudness.inputEnded()
             if !loudness.wait(timeout: Self.loudnessWait) {
