@@ -50,11 +50,14 @@ public final class MidiRecorder: @unchecked Sendable {
     private var reachedFrame: Int64 = 0
     /// A file being written beside a sound file, with the absolute log index of its next
     /// event; its piece is nil once its `.mid` failed (its events are then counted unwritten).
+    /// `pending`: per input, the events added to it (and to no other file) since it was last
+    /// written: counted recorded once on disk, unwritten if that write fails.
     private struct OpenFile {
         var piece: MidiPiece?
         var cursor: Int
         let audioPath: String
         let firstFrame: Int64
+        var pending: [Int]
     }
     private var open: [OpenFile] = []
     /// Set by `stop`: from then on every event is counted unwritten.
@@ -75,8 +78,9 @@ public final class MidiRecorder: @unchecked Sendable {
         public var malformed: [Int]
         public var unrecordable: [Int]
         public var unwritten: [Int]
-        /// Events outside every file (armed, between takes): not lost, not recorded.
-        public var outside = 0
+        /// Per recorded input: events outside every file (armed, between takes, after the
+        /// last): not lost, not recorded.
+        public var outside: [Int]
         public var files = 0
         public var firstFile: String?
         public var lastFile: String?
@@ -100,7 +104,7 @@ public final class MidiRecorder: @unchecked Sendable {
         assembler = MidiAssembler(ports: inputs + (settings.controlInput == nil ? 0 : 1))
         retired = Array(repeating: ChaseState(), count: inputs)
         let zeros = Array(repeating: 0, count: inputs)
-        totals = Mutex(Totals(recorded: zeros, lost: zeros, malformed: zeros, unrecordable: zeros, unwritten: zeros))
+        totals = Mutex(Totals(recorded: zeros, lost: zeros, malformed: zeros, unrecordable: zeros, unwritten: zeros, outside: zeros))
     }
 
     public var snapshot: Totals { totals.withLock { $0 } }
@@ -154,7 +158,8 @@ public final class MidiRecorder: @unchecked Sendable {
             let piece = try MidiPiece(path: path, policy: settings.policy, firstFrame: file.firstFrame,
                                       trackNames: settings.trackNames, timing: timing, state: state)
             try piece.refresh(lengthTicks: 0)
-            open.append(OpenFile(piece: piece, cursor: logBase + index, audioPath: file.path, firstFrame: file.firstFrame))
+            open.append(OpenFile(piece: piece, cursor: logBase + index, audioPath: file.path, firstFrame: file.firstFrame,
+                                 pending: Array(repeating: 0, count: settings.trackNames.count)))
             totals.withLock {
                 $0.files += 1
                 if $0.firstFile == nil { $0.firstFile = path }
@@ -165,7 +170,8 @@ public final class MidiRecorder: @unchecked Sendable {
         } catch {
             fail(path: path, error.message, frame: file.firstFrame)
             // Kept open, failed, so that the events meant for it are counted.
-            open.append(OpenFile(piece: nil, cursor: logBase + index, audioPath: file.path, firstFrame: file.firstFrame))
+            open.append(OpenFile(piece: nil, cursor: logBase + index, audioPath: file.path, firstFrame: file.firstFrame,
+                                 pending: Array(repeating: 0, count: settings.trackNames.count)))
             return error.message
         }
     }
@@ -181,13 +187,25 @@ public final class MidiRecorder: @unchecked Sendable {
         }
         do throws(MidiFileError) {
             try piece.finish(lengthTicks: Int(file.frames))
+            settle(entry.pending, written: true)
             events?.emit(.midiFileClosed, frame: file.endFrame, [("path", .string(piece.path)),
                                                                  ("events", .ints(piece.events.map { Int64($0) })),
                                                                  ("chased_notes", .int(Int64(piece.chasedNotes)))])
         } catch {
+            settle(entry.pending, written: false)
             fail(path: piece.path, error.message, frame: file.endFrame)
         }
         retire()
+    }
+
+    /// Counts a file's pending events recorded (on disk) or unwritten (its write failed).
+    private func settle(_ pending: [Int], written: Bool) {
+        guard pending.contains(where: { $0 > 0 }) else { return }
+        totals.withLock { t in
+            for (port, n) in pending.enumerated() {
+                if written { t.recorded[port] += n } else { t.unwritten[port] += n }
+            }
+        }
     }
 
     public func reached(_ timelineFrame: Int64) {
@@ -202,11 +220,27 @@ public final class MidiRecorder: @unchecked Sendable {
             guard let piece = open[i].piece else { continue }
             do throws(MidiFileError) {
                 try piece.refresh(lengthTicks: ticks(max(0, reachedFrame - piece.firstFrame)))
+                settle(open[i].pending, written: true)
             } catch {
+                settle(open[i].pending, written: false)
                 fail(path: piece.path, error.message, frame: reachedFrame)
                 open[i].piece = nil
             }
+            open[i].pending = open[i].pending.map { _ in 0 }
         }
+    }
+
+    /// The run has ended (its last files ended): what its sources sent last is taken, and
+    /// the events no file held are counted outside every file.
+    public func finishRun() {
+        endInput()
+        dispatch(upTo: reachedFrame, only: nil)
+        refresh()
+        totals.withLock { t in
+            for entry in log where !entry.written && !entry.unwritten { t.outside[entry.message.port] += 1 }
+        }
+        logBase += log.count
+        log.removeAll()
     }
 
     /// MIDI stops for the rest of the run (said by whoever saw why): the open files are
@@ -220,18 +254,18 @@ public final class MidiRecorder: @unchecked Sendable {
             guard let piece = entry.piece else { continue }
             do throws(MidiFileError) {
                 try piece.finish(lengthTicks: ticks(max(0, reachedFrame - piece.firstFrame)))
+                settle(entry.pending, written: true)
             } catch {
+                settle(entry.pending, written: false)
                 fail(path: piece.path, error.message, frame: reachedFrame)
             }
         }
         open.removeAll()
         stopped = true
-        var outside = 0
         totals.withLock { t in
             for entry in log where !entry.written && !entry.unwritten {
-                if entry.message.frame < reachedFrame { outside += 1 } else { t.unwritten[entry.message.port] += 1 }
+                if entry.message.frame < reachedFrame { t.outside[entry.message.port] += 1 } else { t.unwritten[entry.message.port] += 1 }
             }
-            t.outside += outside
         }
         logBase += log.count
         log.removeAll()
@@ -298,7 +332,7 @@ public final class MidiRecorder: @unchecked Sendable {
                         continue
                     }
                     if piece.add(message, tick: ticks(message.frame - first)) {
-                        if !log[cursor - logBase].written { totals.withLock { $0.recorded[message.port] += 1 } }
+                        if !log[cursor - logBase].written { open[k].pending[message.port] += 1 }
                         log[cursor - logBase].written = true
                     } else {
                         totals.withLock { $0.lost[message.port] += 1 }
@@ -316,17 +350,17 @@ public final class MidiRecorder: @unchecked Sendable {
         let bound = reachedFrame - settings.lookBackFrames
         let cursorLimit = open.map { $0.cursor - logBase }.min() ?? log.count
         var n = 0
-        var outside = 0
+        var outside: [Int] = []
         while n < min(cursorLimit, log.count) && log[n].message.frame < bound {
             let entry = log[n]
             retired[entry.message.port].apply(entry.message)
-            if !entry.written && !entry.unwritten { outside += 1 }
+            if !entry.written && !entry.unwritten { outside.append(entry.message.port) }
             n += 1
         }
         guard n > 0 else { return }
         log.removeFirst(n)
         logBase += n
-        if outside > 0 { totals.withLock { $0.outside += outside } }
+        if !outside.isEmpty { totals.withLock { t in for port in outside { t.outside[port] += 1 } } }
     }
 
     /// Ticks for `frames` of the server's rate: frames of the file's.

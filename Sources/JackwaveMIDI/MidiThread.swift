@@ -32,6 +32,9 @@ public final class MidiThread: @unchecked Sendable {
     private var lastRefresh: UInt64 = 0
     private var refreshesDone = 0
     private var stoppedRecorder = false
+    /// Set by `stop` when the thread did not end in time (relaxed: a lone flag): it then
+    /// writes nothing more, at the latest once what it is doing returns.
+    private let abandoned = Atomic<Bool>(false)
 
     /// Why MIDI stopped for the run, and at what frame, if it did; for the summary.
     private let stopNote = Mutex<(reason: String, frame: Int64)?>(nil)
@@ -73,6 +76,7 @@ public final class MidiThread: @unchecked Sendable {
     /// at `frame`; the audio's files are complete and closed whatever the MIDI thread does.
     public func stop(timeout: Double, frame: Int64) -> Bool {
         guard !thread.stop(timeout: timeout) else { return true }
+        abandoned.store(true, ordering: .relaxed)
         handOff.stop()
         let reason = "the MIDI thread did not end within \(Int(timeout)) s (a slow disk or a stuck library holds it)"
         note(reason, frame: frame)
@@ -94,7 +98,7 @@ public final class MidiThread: @unchecked Sendable {
         let overflowed = handOff.hasOverflowed
         let posted = handOff.reachedFrame.load(ordering: .acquiring)
         let refreshAsked = handOff.refreshesAsked.load(ordering: .relaxed)
-        while let notice = handOff.next() {
+        while !abandoned.load(ordering: .relaxed), let notice = handOff.next() {
             switch notice {
             case let .began(file):
                 recorder.fileBegan(file)
@@ -119,10 +123,12 @@ public final class MidiThread: @unchecked Sendable {
             handOff.stop()
             note("the MIDI thread fell \(handOff.capacity) notices behind the audio's files", frame: reached)
         }
-        if last { recorder.endInput() }
+        guard !abandoned.load(ordering: .relaxed) else { return }
         recorder.reached(reached)
         let now = DispatchTime.now().uptimeNanoseconds
-        if last || refreshAsked > refreshesDone || Double(now - lastRefresh) / 1e9 >= Self.refreshEvery {
+        if last {
+            recorder.finishRun()
+        } else if refreshAsked > refreshesDone || Double(now - lastRefresh) / 1e9 >= Self.refreshEvery {
             recorder.refresh()
             lastRefresh = now
             refreshesDone = refreshAsked

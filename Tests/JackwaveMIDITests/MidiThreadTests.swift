@@ -128,7 +128,7 @@ struct MidiThreadTests {
         #expect(writer.waitUntilFinished(ticket, timeout: 30))
         #expect(midi.stop(timeout: 30, frame: 2000))
         let totals = midi.recorder.snapshot
-        #expect(totals.unwritten == [2] && totals.recorded == [1] && totals.outside == 0, "\(totals)")
+        #expect(totals.unwritten == [2] && totals.recorded == [1] && totals.outside == [0], "\(totals)")
         #expect(try MidiCSV(dir + "/take-002.mid").track(2) == [at(10, 0xA0, 0x3C, 0x64)])
         #expect(midi.stopped == nil)
         let said = messages.drain().map(\.plain)

@@ -33,10 +33,11 @@ extension Session {
         }
         // Every writer has ended, and the last files' ends are posted: the MIDI thread's last
         // pass writes them. If it does not end, the audio is complete all the same.
-        _ = parts.midiThread?.stop(timeout: Self.midiWait, frame: totals.receivedFrames)
-        // What the MIDI thread counted after the last connection's lines: said too.
-        parts.midiReport?.check(nil, parts.midi?.snapshot, frame: totals.receivedFrames, sampleRate: parts.sampleRate,
-                                messages: parts.messages, events: parts.events)
+        let midiEnded = parts.midiThread?.stop(timeout: Self.midiWait, frame: totals.receivedFrames) ?? true
+        // What the MIDI thread counted after the last connection's lines, or did not write
+        // at all: said too.
+        parts.midiReport?.check(nil, parts.midi?.snapshot, unfinished: !midiEnded, frame: totals.receivedFrames,
+                                sampleRate: parts.sampleRate, messages: parts.messages, events: parts.events)
         if let loudness = parts.loudness {
             loudness.inputEnded()
             if !loudness.wait(timeout: Self.loudnessWait) {
@@ -74,8 +75,8 @@ extension Session {
         }
         if let streamLine { frontEnd.say(Phrase(verbatim: streamLine)) }
         if let line = timecodeLine(parts) { frontEnd.say(Phrase(verbatim: line)) }
-        for line in parts.midiReport?.summaryLines(parts.midi?.snapshot, stopped: parts.midiThread?.stopped, sampleRate: parts.sampleRate,
-                                                   controlled: options.midi.controlPort != nil) ?? [] {
+        for line in parts.midiReport?.summaryLines(parts.midi?.snapshot, stopped: parts.midiThread?.stopped, unfinished: !midiEnded,
+                                                   sampleRate: parts.sampleRate, controlled: options.midi.controlPort != nil) ?? [] {
             frontEnd.say(Phrase(verbatim: line))
         }
         frontEnd.say(Phrase(verbatim: summary(parts, totals: totals, firstStart: firstStart)))
