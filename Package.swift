@@ -162,7 +162,8 @@ let package = Package(
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveEngine", "JackwaveAnalysis", "JackwaveRunSupport",
                                                                  "JackwaveHost", "JackwaveDSP"]),
         /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
-        /// command lines, sound-file headers, MIDI events and MIDI files), one binary chosen by JACKWAVE_FUZZ_TARGET.
+        /// command lines, sound-file headers, MIDI events and MIDI files) and the MIDI files it
+        /// writes from what comes in, one binary chosen by JACKWAVE_FUZZ_TARGET.
         /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
         /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
         .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveVocabulary", "JackwaveCLI", "JackwaveHost", "JackwaveUnattended", "JackwaveNSM",

@@ -13,7 +13,7 @@ import Glibc
 /// Each track ends where the audio ends, and a wait longer than a delta time holds is
 /// bridged with events that change nothing: the tempo restated in the conductor, an empty
 /// text event in an input's track (`MidiTrackChunk`).
-final class StandardMidiFile {
+package final class StandardMidiFile {
     /// The conductor, then one per input.
     private var tracks: [MidiTrackChunk]
     private let header: [UInt8]
@@ -36,7 +36,7 @@ final class StandardMidiFile {
     static let maximumNameLength = 200
     /// The last tick an event or an end may have: 2^40, 66 days at 192 kHz. It bounds the
     /// bridges a track may need (4096, 40 KiB).
-    static let maximumTick = 1 << 40
+    package static let maximumTick = 1 << 40
     /// The most bytes of events a file holds: with its headers and endings it stays under the
     /// 64 MiB `jackwave plot` reads (JACKWAVE_SMF_MAX_BYTES), and memory stays bounded
     /// however long the SysEx an input sends.
@@ -44,7 +44,7 @@ final class StandardMidiFile {
 
     /// A file with a track for each name, on `timing`'s clock; throws for a clock or a
     /// number of tracks the header cannot hold.
-    init(trackNames: [String], timing: MidiTiming) throws(MidiFileError) {
+    package init(trackNames: [String], timing: MidiTiming) throws(MidiFileError) {
         guard timing.division >= 1, timing.division <= 0x7FFF, timing.tempo >= 1, timing.tempo <= 0xFF_FFFF else {
             throw MidiFileError("no Standard MIDI File clock has \(timing.division) ticks per \(timing.tempo) µs")
         }
@@ -73,7 +73,7 @@ final class StandardMidiFile {
     /// The event a file holds for one MIDI message (as `MidiAssembler` makes them: a channel
     /// message with its status, a whole SysEx, a system common or real-time message), without
     /// its delta time; nil for what is no message or cannot be stored.
-    static func event(for message: [UInt8]) -> [UInt8]? {
+    package static func event(for message: [UInt8]) -> [UInt8]? {
         guard let status = message.first, status >= 0x80 else { return nil }
         let data = message.dropFirst()
         switch status {
@@ -96,7 +96,7 @@ final class StandardMidiFile {
     /// Adds `message` to input `input`'s track at `tick` (not before the track's last: an
     /// earlier one goes at the last's tick); false, and nothing added, for a message a file
     /// cannot hold (`event(for:)`), an input or tick out of range, or a file full.
-    func add(_ message: [UInt8], input: Int, tick: Int) -> Bool {
+    package func add(_ message: [UInt8], input: Int, tick: Int) -> Bool {
         guard input >= 0, input < tracks.count - 1, tick >= 0, tick <= Self.maximumTick,
               let event = Self.event(for: message), eventBytes + event.count <= Self.maximumEventBytes else { return false }
         let before = tracks[input + 1].body.count
@@ -107,7 +107,7 @@ final class StandardMidiFile {
     }
 
     /// The whole file, every track ending at `endTick` (or at the latest event).
-    func image(endTick: Int) -> [UInt8] {
+    package func image(endTick: Int) -> [UInt8] {
         let endings = self.endings(at: endTick)
         var bytes = header
         for (track, ending) in zip(tracks, endings) { bytes += Self.chunk(track, ending) }
@@ -136,7 +136,7 @@ final class StandardMidiFile {
     /// - any other growth moves the tracks after it: they are written again from memory, in
     ///   one write (as costly as copying them, and rarer: an earlier input's events, a
     ///   delta time that needs a byte more).
-    func write(to descriptor: Int32, endTick: Int) throws(MidiFileError) {
+    package func write(to descriptor: Int32, endTick: Int) throws(MidiFileError) {
         let endings = self.endings(at: endTick)
         do throws(MidiFileError) {
             if let old = written, old.bodies.count == tracks.count {
@@ -210,7 +210,7 @@ final class StandardMidiFile {
 }
 
 /// Why a MIDI file could not be made or written: one line.
-struct MidiFileError: Error, Sendable {
-    let message: String
-    init(_ message: String) { self.message = message }
+package struct MidiFileError: Error, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
 }
