@@ -132,10 +132,14 @@ package final class StandardMidiFile {
     ///   over its old one (a few bytes, one write);
     /// - the last track's new events go on at its end: first what lies past the file's end
     ///   (no reader looks there), then the chunk's length, then the few bytes over its old
-    ///   ending. A recording with one MIDI input writes only those, however long the file;
+    ///   ending. Between the last two the chunk holds its old End of Track, the new bytes
+    ///   after it: a reader stops at End of Track (midicsv, libsmf and `jackwave plot` do)
+    ///   and reads the file as it was; the other order would leave a track without one. A
+    ///   recording with one MIDI input writes only these, however long the file;
     /// - any other growth moves the tracks after it: they are written again from memory, in
     ///   one write (as costly as copying them, and rarer: an earlier input's events, a
-    ///   delta time that needs a byte more).
+    ///   delta time that needs a byte more). A kill can cut a write that long between two
+    ///   pages: this is the one case where a crash may cost the file.
     package func write(to descriptor: Int32, endTick: Int) throws(MidiFileError) {
         let endings = self.endings(at: endTick)
         do throws(MidiFileError) {
