@@ -35,6 +35,9 @@ enum FuzzTarget: String, CaseIterable {
     /// A Standard MIDI File, read as `jackwave plot take.mid` reads one (`MidiNotes`: the
     /// checks before portSMF, then portSMF).
     case smf
+    /// MIDI events through the assembler into jackwave's own file writer, the file read
+    /// back and compared with what went in (MidiFileFuzz.swift).
+    case midifile
 
     /// The target `JACKWAVE_FUZZ_TARGET` names (csv when unset).
     static let chosen: FuzzTarget = {
@@ -57,6 +60,7 @@ enum FuzzTarget: String, CaseIterable {
         case .soundfile: soundFile(bytes)
         case .midi: midi(bytes)
         case .smf: smf(bytes)
+        case .midifile: midiFile(bytes)
         }
         return 0
     }
