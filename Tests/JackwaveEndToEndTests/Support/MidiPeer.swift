@@ -19,7 +19,9 @@ import JackwaveTestSupport
 ///   second for a minute is too much for a schedule file and a line each): each clicked, and
 ///   only their number and the peer frame of the first printed, `burst N F`, before `done`.
 /// - Its stdout: `ready` once active, one JSON line per event sent,
-///   `{"frame": k, "port": "notes", "bytes": [144, 60, 100]}` (k the peer frame), then `done`
+///   `{"frame": k, "port": "notes", "hex": "903c64"}` (k the peer frame; hex, which Python
+///   makes without holding its lock for long: a list of 30,000 numbers held it for about 10 ms,
+///   and the process callback, waiting for it, was late), then `done`
 ///   once the whole schedule is sent, after every event's line. It stays active (ports and
 ///   connections kept) until `stop()`. An event JACK refused (its buffer full) is not sent:
 ///   it gets no line and no click, and a `failed …` line on stderr, which `sent()` throws.
@@ -161,10 +163,22 @@ struct MidiPeer {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let frame = object["frame"] as? Int,
               let port = (object["port"] as? String).flatMap(Port.init(rawValue:)),
-              let values = object["bytes"] as? [Int], values.allSatisfy({ (0...255).contains($0) }) else {
+              let hex = (object["hex"] as? String).map({ Array($0.utf8) }), hex.count % 2 == 0 else {
             throw TestFailure("MidiPeer: not an event line: \(line)")
         }
-        return (frame, port, values.map { UInt8($0) })
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        for i in stride(from: 0, to: hex.count, by: 2) {
+            guard let high = nibble(hex[i]), let low = nibble(hex[i + 1]) else { throw TestFailure("MidiPeer: not an event line: \(line)") }
+            bytes.append(high << 4 | low)
+        }
+        return (frame, port, bytes)
     }
 
     /// A SysEx message of `length` bytes in all (at least 4): F0, the non-commercial ID 7D,
@@ -333,7 +347,7 @@ struct MidiPeer {
             print("failed " + failures.popleft(), file=sys.stderr, flush=True)
         while sent:
             k, port, data = sent.popleft()
-            print(json.dumps({"frame": k, "port": port, "bytes": list(data)}), flush=True)
+            print(json.dumps({"frame": k, "port": port, "hex": data.hex()}), flush=True)
         if over and not said_done:
             if burst:
                 print("burst %d %d" % (burst_sent, start + burst["at"]), flush=True)
