@@ -40,8 +40,8 @@ public final class MidiRecorder: @unchecked Sendable {
     private struct Entry {
         var message: MidiMessage
         var written = false
-        /// Meant for a file whose `.mid` failed.
-        var unwritten = false
+        /// Counted lost already: meant for a file whose `.mid` failed, or that was full.
+        var lost = false
     }
     /// Events not yet retired, in frame order; `logBase` counts those retired before.
     private var log: [Entry] = []
@@ -237,7 +237,7 @@ public final class MidiRecorder: @unchecked Sendable {
         dispatch(upTo: reachedFrame, only: nil)
         refresh()
         totals.withLock { t in
-            for entry in log where !entry.written && !entry.unwritten { t.outside[entry.message.port] += 1 }
+            for entry in log where !entry.written && !entry.lost { t.outside[entry.message.port] += 1 }
         }
         logBase += log.count
         log.removeAll()
@@ -263,7 +263,7 @@ public final class MidiRecorder: @unchecked Sendable {
         open.removeAll()
         stopped = true
         totals.withLock { t in
-            for entry in log where !entry.written && !entry.unwritten {
+            for entry in log where !entry.written && !entry.lost {
                 if entry.message.frame < reachedFrame { t.outside[entry.message.port] += 1 } else { t.unwritten[entry.message.port] += 1 }
             }
         }
@@ -322,12 +322,12 @@ public final class MidiRecorder: @unchecked Sendable {
             while cursor - logBase < log.count && log[cursor - logBase].message.frame < limit {
                 let message = log[cursor - logBase].message
                 if message.frame >= first {
+                    // Counted once, however many files wanted it; lost only if none took it.
+                    let counted = log[cursor - logBase].written || log[cursor - logBase].lost
                     guard let piece = open[k].piece else {
-                        // Its `.mid` failed: counted once, however many files wanted it.
-                        if !log[cursor - logBase].written && !log[cursor - logBase].unwritten {
-                            totals.withLock { $0.unwritten[message.port] += 1 }
-                        }
-                        log[cursor - logBase].unwritten = true
+                        // Its `.mid` failed.
+                        if !counted { totals.withLock { $0.unwritten[message.port] += 1 } }
+                        log[cursor - logBase].lost = true
                         cursor += 1
                         continue
                     }
@@ -335,7 +335,9 @@ public final class MidiRecorder: @unchecked Sendable {
                         if !log[cursor - logBase].written { open[k].pending[message.port] += 1 }
                         log[cursor - logBase].written = true
                     } else {
-                        totals.withLock { $0.lost[message.port] += 1 }
+                        // The file is full.
+                        if !counted { totals.withLock { $0.lost[message.port] += 1 } }
+                        log[cursor - logBase].lost = true
                     }
                 }
                 cursor += 1
@@ -354,7 +356,7 @@ public final class MidiRecorder: @unchecked Sendable {
         while n < min(cursorLimit, log.count) && log[n].message.frame < bound {
             let entry = log[n]
             retired[entry.message.port].apply(entry.message)
-            if !entry.written && !entry.unwritten { outside.append(entry.message.port) }
+            if !entry.written && !entry.lost { outside.append(entry.message.port) }
             n += 1
         }
         guard n > 0 else { return }

@@ -286,6 +286,8 @@ struct MidiFaultEndToEndTests {
         }
         #expect(kind == .pipewire || received == burst.count, "\(received) received")
         if said > 0 { #expect(out.stderr.contains("MIDI events lost by"), "\(out.stderr)") }
+        // Unarmed: no event is outside every file, not even one a full file could not take.
+        #expect(!out.stderr.contains("outside every take"), "\(out.stderr)")
     }
 
     // MARK: A source gone in the middle of a SysEx
