@@ -7,7 +7,9 @@ import Testing
 /// at 120 BPM (F8, 24 a quarter note: 48 a second), with the Song Position, Start and Stop
 /// a DAW sends around it. Each of these bytes once aborted jackwave, audio and all.
 ///
-/// 30 s by default; `JACKWAVE_MIDI_SOAK_SECONDS` makes it longer (the issue asks for 600).
+/// 30 s by default; `JACKWAVE_MIDI_SOAK_SECONDS` makes it longer (the issue asks for 600:
+/// on 2026-12-03, jackd 33,204 of 33,204 events, PipeWire 33,164, the 40 others on the 126
+/// cycles of the peer the server left out, the audio sample-exact on both).
 @Suite("MIDI: Active Sensing and clock beside the audio", .serialized)
 struct MidiClockEndToEndTests {
     let dir = temporaryDirectory()
@@ -101,7 +103,16 @@ struct MidiClockEndToEndTests {
         for event in sent { unmatched[event.frame, default: []].append(event.bytes) }
         var last = (tick: 0, frame: sent.first?.frame ?? 0)
         var found = 0
+        // Keys still sounding (channel × 128 + key), and the note-offs jackwave added at the
+        // file's last tick: a note whose note-off never came is ended there (`ChaseState`).
+        var sounding = Set<Int>(), ended = Set<Int>()
         for (i, event) in csv.enumerated() {
+            let b = event.bytes
+            if event.tick == recording.frames - 1 && b.count == 3 && b[0] & 0xF0 == 0x80 && b[2] == 64
+                && sounding.contains(Int(b[0] & 0x0F) * 128 + Int(b[1])) {
+                ended.insert(Int(b[0] & 0x0F) * 128 + Int(b[1]))
+                continue
+            }
             guard let heard = recording.sample(frame: event.tick, channel: 1).flatMap(MidiPeer.peerFrame(ofSample:)) else {
                 Issue.record("event \(i) (\(event.bytes)) at tick \(event.tick), where the recording holds no peer frame")
                 continue
@@ -115,10 +126,26 @@ struct MidiClockEndToEndTests {
             unmatched[frame]?.remove(at: k)
             last = (event.tick, frame)
             found += 1
+            if b.count == 3 && b[0] & 0xF0 == 0x90 && b[2] > 0 { sounding.insert(Int(b[0] & 0x0F) * 128 + Int(b[1])) }
+            if b.count == 3 && (b[0] & 0xF0 == 0x80 || b[0] & 0xF0 == 0x90 && b[2] == 0) { sounding.remove(Int(b[0] & 0x0F) * 128 + Int(b[1])) }
         }
-        // On PipeWire an event may be missing: the server ran jackwave without a late peer's
-        // output of a cycle, as `expectPattern` allows for audio. On jackd, none.
+        #expect(ended == sounding, "notes left sounding \(sounding.sorted()), ended at the last tick \(ended.sorted())")
+        // On PipeWire an event may be missing, but only where the server ran jackwave without
+        // a late peer's output of a cycle (as `expectPattern` allows for audio): where the
+        // peer's frame counter is missing from the recording too. On jackd, none.
         #expect(kind == .pipewire || found == sent.count, "\(found) of \(sent.count) sent found at their frames")
+        let missing = Set(unmatched.filter { !$0.value.isEmpty }.keys)
+        if !missing.isEmpty {
+            var lap = 0, previous = -1
+            var heardThere: [Int] = []
+            for f in 0..<recording.frames {
+                guard recording[f, 1] > 0, let p = MidiPeer.peerFrame(ofSample: recording[f, 1]) else { continue }
+                if previous >= 0 && p < previous - MidiPeer.frameModulus / 2 { lap += 1 }
+                previous = p
+                if missing.contains(p + lap * MidiPeer.frameModulus) { heardThere.append(p + lap * MidiPeer.frameModulus) }
+            }
+            #expect(heardThere.isEmpty, "events missing from the .mid at peer frames whose audio was recorded: \(heardThere.prefix(8))")
+        }
         let clocks = csv.filter { $0.bytes == [0xF8] }.count, sensing = csv.filter { $0.bytes == [0xFE] }.count
         print("\(kind.testDescription), \(Self.seconds) s: \(found) of \(sent.count) events sent in the .mid at their frames (\(clocks) clocks, \(sensing) Active Sensing), \(recording.frames) frames of audio")
         #expect(out.stderr.contains("MIDI \(mid): midi_1 \(csv.count) events"), "\(out.stderr)")
