@@ -158,9 +158,10 @@ let package = Package(
         .executableTarget(name: "jackwave-smfread", dependencies: ["CSMF"],
                           cxxSettings: [.unsafeFlags(["-I/usr/include/portSMF"])],
                           linkerSettings: [.linkedLibrary("portSMF"), .linkedLibrary("stdc++")]),
-        /// Drives the realtime callback's code offline and times it against memcpy.
+        /// Drives the realtime callback's code offline and times it against memcpy; also times
+        /// what else a run does often enough to matter (dropout detection, MIDI file refresh).
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveEngine", "JackwaveAnalysis", "JackwaveRunSupport",
-                                                                 "JackwaveHost", "JackwaveDSP"]),
+                                                                 "JackwaveHost", "JackwaveDSP", "JackwaveMIDI", "JackwaveRecording"]),
         /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
         /// command lines, sound-file headers, MIDI events and MIDI files) and the MIDI files it
         /// writes from what comes in, one binary chosen by JACKWAVE_FUZZ_TARGET.
