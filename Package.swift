@@ -44,14 +44,13 @@ let package = Package(
         /// libshout's header only: no pkgConfig, so nothing links it; JackwaveStreaming dlopens it
         /// when a run streams (`--stream`, IcecastConnection says why).
         .systemLibrary(name: "CShout", path: "Sources/CShout", providers: [.apt(["libshout3-dev"])]),
-        /// libsmf's functions, declared only: no pkgConfig, so nothing links it (or GLib);
-        /// JackwaveMIDI dlopens it when the first MIDI file is made (MidiFileWriter says why).
-        .systemLibrary(name: "CSMF", path: "Sources/CSMF", providers: [.apt(["libsmf-dev"])]),
+        /// libsmf, for the tests only: a second reader of the MIDI files jackwave writes itself
+        /// (jackwave-smfread). Nothing of jackwave links it: it aborts on files it cannot read.
+        .systemLibrary(name: "CSMF", path: "Sources/CSMF", pkgConfig: "smf", providers: [.apt(["libsmf-dev"])]),
         /// libltc: SMPTE linear timecode read from audio (`--ltc`, JackwaveTimecode).
         .systemLibrary(name: "CLTC", path: "Sources/CLTC", pkgConfig: "ltc", providers: [.apt(["libltc-dev"])]),
         /// portSMF (Debian's libportsmf-dev, a static C++ library) behind a small C API: reads
-        /// Standard MIDI Files for `jackwave plot`. libsmf aborts on a file it cannot parse
-        /// (an assertion), so it writes and portSMF reads.
+        /// Standard MIDI Files for `jackwave plot`, after checking every length itself.
         .target(name: "CPortSMF", cxxSettings: [.unsafeFlags(["-I/usr/include/portSMF"])], linkerSettings: [.linkedLibrary("portSMF"), .linkedLibrary("stdc++")]),
         /// Small glibc calls Swift cannot reach: disk reservation, thread names, a close-on-exec
         /// pipe, extended attributes, and the rest its header lists.
@@ -99,10 +98,10 @@ let package = Package(
         .target(name: "JackwaveRecording", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles", "CSoxr",
                                                           "CGlibcExtras"]),
         /// MIDI beside the audio: the records the callback fills, the messages they carry, the
-        /// Standard MIDI Files (libsmf) with notes chased across cuts, MIDI Machine Control.
-        /// No JACK.
+        /// Standard MIDI Files (written by jackwave itself) with notes chased across cuts, MIDI
+        /// Machine Control. No JACK, no MIDI library.
         .target(name: "JackwaveMIDI", dependencies: ["JackwaveVocabulary", "JackwaveRunSupport", "JackwaveDSP", "JackwaveSoundFiles",
-                                                     "JackwaveRecording", "CSMF", "CGlibcExtras"]),
+                                                     "JackwaveRecording"]),
         /// Timecode (`--ltc`): values and rates, LTC decoded through libltc on a thread of its
         /// own (the callback only moves the samples), and the files' time read from it. No JACK.
         .target(name: "JackwaveTimecode", dependencies: ["JackwaveRunSupport", "JackwaveDSP", "JackwaveRecording", "JackwaveSoundFiles",
@@ -154,11 +153,19 @@ let package = Package(
         /// A JACK client standing for a device under test (delay, gain, biquad, polynomial,
         /// noise, leak), for the `jackwave measure` end-to-end tests (C, links libjack).
         .executableTarget(name: "jackwave-testdevice", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]),
-        /// Drives the realtime callback's code offline and times it against memcpy.
+        /// Reads a MIDI file through portSMF's own reader or libsmf, one event a line, for the
+        /// tests: two readers besides midicsv, each in a process of its own, so that a library
+        /// that aborts (libsmf does) fails one reading, not the test runner (C++).
+        .executableTarget(name: "jackwave-smfread", dependencies: ["CSMF"],
+                          cxxSettings: [.unsafeFlags(["-I/usr/include/portSMF"])],
+                          linkerSettings: [.linkedLibrary("portSMF"), .linkedLibrary("stdc++")]),
+        /// Drives the realtime callback's code offline and times it against memcpy; also times
+        /// what else a run does often enough to matter (dropout detection, MIDI file refresh).
         .executableTarget(name: "jackwave-bench", dependencies: ["JackwaveEngine", "JackwaveAnalysis", "JackwaveRunSupport",
-                                                                 "JackwaveHost", "JackwaveDSP"]),
+                                                                 "JackwaveHost", "JackwaveDSP", "JackwaveMIDI", "JackwaveRecording"]),
         /// libFuzzer targets for what jackwave parses from outside (level streams, OSC,
-        /// command lines, sound-file headers, MIDI events and MIDI files), one binary chosen by JACKWAVE_FUZZ_TARGET.
+        /// command lines, sound-file headers, MIDI events and MIDI files) and the MIDI files it
+        /// writes from what comes in, one binary chosen by JACKWAVE_FUZZ_TARGET.
         /// Linked with libFuzzer always (so a plain build links it); `scripts/fuzz` builds it
         /// with `--sanitize=fuzzer`, which instruments every module it reaches, and runs it.
         .executableTarget(name: "jackwave-fuzz", dependencies: ["JackwaveVocabulary", "JackwaveCLI", "JackwaveHost", "JackwaveUnattended", "JackwaveNSM",
@@ -192,7 +199,7 @@ let package = Package(
                                                                "JackwaveLoudness"]),
         .testTarget(name: "JackwaveMeasureTests", dependencies: ["JackwaveTestSupport", "JackwaveMeasure"]),
         .testTarget(name: "JackwaveMIDITests", dependencies: ["JackwaveTestSupport", "JackwaveMIDI", "JackwaveDSP", "JackwaveRecording",
-                                                              "JackwaveRunSupport", "CSMF"]),
+                                                              "JackwaveRunSupport"]),
         .testTarget(name: "JackwaveTimecodeTests", dependencies: ["JackwaveTestSupport", "JackwaveTimecode"]),
         .testTarget(name: "JackwaveNSMTests", dependencies: ["JackwaveNSM", "JackwaveUnattended"]),
         .testTarget(name: "JackwavePlotTests", dependencies: ["JackwaveTestSupport", "JackwavePlot", "JackwaveSoundFiles", "JackwaveLevelStream"]),

@@ -57,8 +57,6 @@ long jackwave_get_path_attribute(const char *path, const char *name, void *value
 
 int jackwave_make_temporary(char *template_path) { return mkostemp(template_path, O_CLOEXEC); }
 
-int jackwave_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
-
 int jackwave_rename_noreplace(const char *from, const char *to) {
     if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
     if (errno != EINVAL && errno != ENOSYS) return -1;

@@ -38,14 +38,25 @@ public struct MidiMessage: Equatable, Sendable {
 ///
 /// What a Standard MIDI File cannot hold is set aside too, and counted: System Reset (`FF`)
 /// would read back as a meta event.
+///
+/// A SysEx may come in pieces: `F0 …` in one event, the rest in the next ones, the last
+/// ending in `F7` (JACK carries at most about 32 KiB in one event, and a bridge from ALSA
+/// passes a long dump on as it comes). The pieces are joined and the whole kept at the frame
+/// of its last piece, when it was complete. Any other status before its `F7` cuts it, as on
+/// a MIDI cable, and so does the end of its source (`endInput`): counted malformed.
 package struct MidiAssembler {
-    /// The longest event kept (a SysEx dump); longer ones are set aside whole.
+    /// The longest event kept, and the longest SysEx, whole or joined from pieces (a SysEx
+    /// dump); longer ones are set aside whole.
     static let maximumEventBytes = 65536
 
     /// Per input: the last channel status (for running status), and the event being joined.
     private var running: [UInt8?]
     private var joining: [[UInt8]]
     private var joiningTooLong: [Bool]
+    /// Per input: a SysEx whose `F7` has not come yet (from `F0`), nil for none; and whether
+    /// it has grown past `maximumEventBytes` (then only its end is waited for).
+    private var sysEx: [[UInt8]?]
+    private var sysExTooLong: [Bool]
 
     /// Per input: bytes or events set aside as malformed, and messages no file can hold.
     private(set) var malformed: [Int]
@@ -55,6 +66,8 @@ package struct MidiAssembler {
         running = Array(repeating: nil, count: ports)
         joining = Array(repeating: [], count: ports)
         joiningTooLong = Array(repeating: false, count: ports)
+        sysEx = Array(repeating: nil, count: ports)
+        sysExTooLong = Array(repeating: false, count: ports)
         malformed = Array(repeating: 0, count: ports)
         unrecordable = Array(repeating: 0, count: ports)
     }
@@ -81,6 +94,27 @@ package struct MidiAssembler {
             return
         }
         split(joining[port], port: port, frame: frame, emit: emit)
+    }
+
+    /// The inputs' sources are gone (a connection or the run ends): a SysEx still waiting
+    /// for its end never gets it, and is counted malformed.
+    package mutating func endInput() {
+        for port in sysEx.indices where sysEx[port] != nil {
+            malformed[port] += 1
+            sysEx[port] = nil
+            sysExTooLong[port] = false
+        }
+    }
+
+    /// Adds `bytes` to input `port`'s SysEx in pieces, within `maximumEventBytes`.
+    private mutating func extendSysEx(port: Int, _ bytes: ArraySlice<UInt8>) {
+        guard !sysExTooLong[port], let count = sysEx[port]?.count else { return }
+        if count + bytes.count < Self.maximumEventBytes {
+            sysEx[port]!.append(contentsOf: bytes)
+        } else {
+            sysExTooLong[port] = true
+            sysEx[port] = []
+        }
     }
 
     /// Splits one event's bytes into messages. Real-time messages may sit anywhere, even
@@ -111,18 +145,44 @@ package struct MidiAssembler {
             }
         }
         var i = 0
+        if sysEx[port] != nil {
+            // The next piece of a SysEx: its data bytes, up to its end or a status that cuts it.
+            let end = event.firstIndex(where: { $0 >= 0x80 }) ?? event.count
+            extendSysEx(port: port, event[0..<end])
+            guard end < event.count else {
+                flush(before: .max)
+                return
+            }
+            if event[end] == 0xF7 {
+                flush(before: end + 1)
+                if sysExTooLong[port] { malformed[port] += 1 } else { emit(MidiMessage(frame: frame, port: port, bytes: sysEx[port]! + [0xF7])) }
+                i = end + 1
+            } else {
+                malformed[port] += 1
+                i = end
+            }
+            sysEx[port] = nil
+            sysExTooLong[port] = false
+        }
         while i < event.count {
             let byte = event[i]
             if byte == 0xF0 {
-                guard let end = event[(i + 1)...].firstIndex(where: { $0 >= 0x80 }), event[end] == 0xF7 else {
-                    // Unterminated, or cut by another status: the SysEx is lost up to there.
+                // A SysEx cancels running status, whether it completes or not.
+                running[port] = nil
+                guard let end = event[(i + 1)...].firstIndex(where: { $0 >= 0x80 }) else {
+                    // Its end comes in a later event.
+                    sysEx[port] = []
+                    extendSysEx(port: port, event[i...])
+                    break
+                }
+                guard event[end] == 0xF7 else {
+                    // Cut by another status: the SysEx is lost up to there.
                     malformed[port] += 1
-                    i = event[(i + 1)...].firstIndex(where: { $0 >= 0x80 }) ?? event.count
+                    i = end
                     continue
                 }
                 flush(before: end + 1)
                 emit(MidiMessage(frame: frame, port: port, bytes: Array(event[i...end])))
-                running[port] = nil
                 i = end + 1
                 continue
             }

@@ -5,21 +5,26 @@ import JackwaveSoundFiles
 import JackwaveVocabulary
 import Synchronization
 
-/// The MIDI of a recording, on the writer thread: takes the events the callback put in the
-/// MIDI ring and writes each into the `.mid` beside every sound file whose frames hold it
-/// (`RecordingCompanion`), at its exact frame (tick = frame from the file's first).
+/// The MIDI of a recording, on the MIDI thread (`MidiThread`, which calls every method but
+/// `snapshot` and the main thread's before it starts): takes the events the callback put in
+/// the MIDI ring and writes each into the `.mid` beside every sound file whose frames hold
+/// it, at its exact frame (tick = frame from the file's first).
 ///
 /// Why it follows the sound files rather than cutting on its own: the pieces (`--split`,
 /// the wall clock, a remote split, takes, reconnects) are decided by the audio's writer, and
-/// the writer tells each file's first and end frames as it writes them. The callback
-/// publishes a frame's events before its audio, so once the writer has reached a frame,
-/// every event before it is in the ring.
+/// the writer tells each file's first and end frames as it writes them (`MidiHandOff`). The
+/// callback publishes a frame's events before its audio, so once the writer has reached a
+/// frame, every event before it is in the ring.
+///
+/// A `.mid` that cannot be made or written is said (a line and a `midi_failed` event) and
+/// ends that file's MIDI alone: its events are counted as `unwritten`, and the next file
+/// tries again.
 ///
 /// Events wait in `log`, kept in frame order, until no file can still want them: a take's
 /// pre-roll and an `--overlap` lead-in begin before the writer's position, by at most
 /// `lookBackFrames`. What leaves the log is played into `retired`, each input's state, from
 /// which a file starting later learns what was sounding and held (`ChaseState`).
-public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
+public final class MidiRecorder: @unchecked Sendable {
     public let settings: MidiRecordingSettings
     private let timing: MidiTiming
     private let messages: MessageQueue
@@ -35,14 +40,28 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
     private struct Entry {
         var message: MidiMessage
         var written = false
+        /// Counted lost already: meant for a file whose `.mid` failed, or that was full.
+        var lost = false
     }
     /// Events not yet retired, in frame order; `logBase` counts those retired before.
     private var log: [Entry] = []
     private var logBase = 0
     private var retired: [ChaseState]
     private var reachedFrame: Int64 = 0
-    /// Files being written, each with the absolute log index of its next event.
-    private var open: [(piece: MidiPiece, cursor: Int, audioPath: String)] = []
+    /// A file being written beside a sound file, with the absolute log index of its next
+    /// event; its piece is nil once its `.mid` failed (its events are then counted unwritten).
+    /// `pending`: per input, the events added to it (and to no other file) since it was last
+    /// written: counted recorded once on disk, unwritten if that write fails.
+    private struct OpenFile {
+        var piece: MidiPiece?
+        var cursor: Int
+        let audioPath: String
+        let firstFrame: Int64
+        var pending: [Int]
+    }
+    private var open: [OpenFile] = []
+    /// Set by `stop`: from then on every event is counted unwritten.
+    private var stopped = false
     /// Controllers on the control input held at 64 or more, per channel × number: a marker
     /// is a press, not every value of a held pedal.
     private var held = Set<Int>()
@@ -51,14 +70,17 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
 
     /// What the run says of its MIDI, read by the main thread for the status and summary.
     public struct Totals: Sendable, Equatable {
-        /// Per recorded input: events written into files, and events lost on the way (no
-        /// room waiting, malformed, not storable in a Standard MIDI File, a file full or failed).
+        /// Per recorded input: events written into files, and events lost on the way: no
+        /// room waiting or a file full (`lost`), malformed, not storable in a Standard MIDI
+        /// File, or meant for a `.mid` that failed or for after MIDI stopped (`unwritten`).
         public var recorded: [Int]
         public var lost: [Int]
         public var malformed: [Int]
         public var unrecordable: [Int]
-        /// Events outside every file (armed, between takes): not lost, not recorded.
-        public var outside = 0
+        public var unwritten: [Int]
+        /// Per recorded input: events outside every file (armed, between takes, after the
+        /// last): not lost, not recorded.
+        public var outside: [Int]
         public var files = 0
         public var firstFile: String?
         public var lastFile: String?
@@ -82,19 +104,28 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
         assembler = MidiAssembler(ports: inputs + (settings.controlInput == nil ? 0 : 1))
         retired = Array(repeating: ChaseState(), count: inputs)
         let zeros = Array(repeating: 0, count: inputs)
-        totals = Mutex(Totals(recorded: zeros, lost: zeros, malformed: zeros, unrecordable: zeros))
+        totals = Mutex(Totals(recorded: zeros, lost: zeros, malformed: zeros, unrecordable: zeros, unwritten: zeros, outside: zeros))
     }
 
     public var snapshot: Totals { totals.withLock { $0 } }
 
-    /// This connection's MIDI ring, its frame 0 on the run's timeline. Main thread, before
-    /// the connection's writer starts (which orders the two).
+    /// This connection's MIDI ring, its frame 0 on the run's timeline. What the last
+    /// connection's ring still holds is taken first (its callback has stopped).
     public func attach(ring: SPSCRing<MidiRecord>, timelineBase: Int64) {
+        endInput()
         self.ring = ring
         self.timelineBase = timelineBase
     }
 
-    // MARK: RecordingCompanion (writer thread)
+    /// The connection's sources are gone: what its ring holds is taken, and a SysEx still
+    /// waiting for its end is counted malformed (`MidiAssembler.endInput`).
+    public func endInput() {
+        drain()
+        assembler.endInput()
+        noteAssemblyLosses()
+    }
+
+    // MARK: What the writer tells (through `MidiHandOff`)
 
     public func fileBegan(_ file: RecordedFile) { _ = begin(file) }
 
@@ -104,17 +135,17 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
         begin(RecordedFile(path: path, take: 0, piece: 1, firstFrame: 0, endFrame: 0, frames: 0, ok: true))
     }
 
-    /// The end of `--record take.mid`, at the run's last frame. Main thread, after the last
-    /// connection's writer has ended.
-    public func endAlone(path: String, frames: Int64) {
-        fileEnded(RecordedFile(path: path, take: 0, piece: 1, firstFrame: 0, endFrame: frames,
-                               frames: settings.inputRate == settings.fileRate ? frames : Int64(ticks(frames)), ok: true))
+    /// The end of `--record take.mid`, at the run's last frame (`frames`): what to tell as
+    /// its `fileEnded`.
+    public func aloneFile(path: String, frames: Int64) -> RecordedFile {
+        RecordedFile(path: path, take: 0, piece: 1, firstFrame: 0, endFrame: frames,
+                     frames: settings.inputRate == settings.fileRate ? frames : Int64(ticks(frames)), ok: true)
     }
 
     /// Opens the `.mid` for `file`; what went wrong, if anything did (said, and told as an event).
     private func begin(_ file: RecordedFile) -> String? {
         drain()
-        guard !settings.trackNames.isEmpty else { return nil }
+        guard !settings.trackNames.isEmpty, !stopped else { return nil }
         let path = MidiRecordingSettings.midiPath(beside: file.path)
         var state = retired
         var index = 0
@@ -127,7 +158,8 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
             let piece = try MidiPiece(path: path, policy: settings.policy, firstFrame: file.firstFrame,
                                       trackNames: settings.trackNames, timing: timing, state: state)
             try piece.refresh(lengthTicks: 0)
-            open.append((piece, logBase + index, file.path))
+            open.append(OpenFile(piece: piece, cursor: logBase + index, audioPath: file.path, firstFrame: file.firstFrame,
+                                 pending: Array(repeating: 0, count: settings.trackNames.count)))
             totals.withLock {
                 $0.files += 1
                 if $0.firstFile == nil { $0.firstFile = path }
@@ -137,25 +169,43 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
             return nil
         } catch {
             fail(path: path, error.message, frame: file.firstFrame)
+            // Kept open, failed, so that the events meant for it are counted.
+            open.append(OpenFile(piece: nil, cursor: logBase + index, audioPath: file.path, firstFrame: file.firstFrame,
+                                 pending: Array(repeating: 0, count: settings.trackNames.count)))
             return error.message
         }
     }
 
     public func fileEnded(_ file: RecordedFile) {
         drain()
-        guard let at = open.firstIndex(where: { $0.audioPath == file.path && $0.piece.firstFrame == file.firstFrame }) else { return }
+        guard let at = open.firstIndex(where: { $0.audioPath == file.path && $0.firstFrame == file.firstFrame }) else { return }
         dispatch(upTo: file.endFrame, only: at)
-        let piece = open[at].piece
-        open.remove(at: at)
+        let entry = open.remove(at: at)
+        guard let piece = entry.piece else {
+            retire()
+            return
+        }
         do throws(MidiFileError) {
             try piece.finish(lengthTicks: Int(file.frames))
+            settle(entry.pending, written: true)
             events?.emit(.midiFileClosed, frame: file.endFrame, [("path", .string(piece.path)),
                                                                  ("events", .ints(piece.events.map { Int64($0) })),
                                                                  ("chased_notes", .int(Int64(piece.chasedNotes)))])
         } catch {
+            settle(entry.pending, written: false)
             fail(path: piece.path, error.message, frame: file.endFrame)
         }
         retire()
+    }
+
+    /// Counts a file's pending events recorded (on disk) or unwritten (its write failed).
+    private func settle(_ pending: [Int], written: Bool) {
+        guard pending.contains(where: { $0 > 0 }) else { return }
+        totals.withLock { t in
+            for (port, n) in pending.enumerated() {
+                if written { t.recorded[port] += n } else { t.unwritten[port] += n }
+            }
+        }
     }
 
     public func reached(_ timelineFrame: Int64) {
@@ -166,16 +216,59 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
     }
 
     public func refresh() {
-        var failed: [Int] = []
-        for (i, entry) in open.enumerated() {
+        for i in open.indices {
+            guard let piece = open[i].piece else { continue }
             do throws(MidiFileError) {
-                try entry.piece.refresh(lengthTicks: ticks(max(0, reachedFrame - entry.piece.firstFrame)))
+                try piece.refresh(lengthTicks: ticks(max(0, reachedFrame - piece.firstFrame)))
+                settle(open[i].pending, written: true)
             } catch {
-                fail(path: entry.piece.path, error.message, frame: reachedFrame)
-                failed.append(i)
+                settle(open[i].pending, written: false)
+                fail(path: piece.path, error.message, frame: reachedFrame)
+                open[i].piece = nil
+            }
+            open[i].pending = open[i].pending.map { _ in 0 }
+        }
+    }
+
+    /// The run has ended (its last files ended): what its sources sent last is taken, and
+    /// the events no file held are counted outside every file.
+    public func finishRun() {
+        endInput()
+        dispatch(upTo: reachedFrame, only: nil)
+        refresh()
+        totals.withLock { t in
+            for entry in log where !entry.written && !entry.lost { t.outside[entry.message.port] += 1 }
+        }
+        logBase += log.count
+        log.removeAll()
+    }
+
+    /// MIDI stops for the rest of the run (said by whoever saw why): the open files are
+    /// finished as they stand, at the frame reached; the events waiting past it, and every
+    /// event from now on, are counted unwritten. The control input is still heard.
+    public func stop() {
+        guard !stopped else { return }
+        drain()
+        dispatch(upTo: reachedFrame, only: nil)
+        for entry in open {
+            guard let piece = entry.piece else { continue }
+            do throws(MidiFileError) {
+                try piece.finish(lengthTicks: ticks(max(0, reachedFrame - piece.firstFrame)))
+                settle(entry.pending, written: true)
+            } catch {
+                settle(entry.pending, written: false)
+                fail(path: piece.path, error.message, frame: reachedFrame)
             }
         }
-        for i in failed.reversed() { open.remove(at: i) }
+        open.removeAll()
+        stopped = true
+        totals.withLock { t in
+            for entry in log where !entry.written && !entry.lost {
+                if entry.message.frame < reachedFrame { t.outside[entry.message.port] += 1 } else { t.unwritten[entry.message.port] += 1 }
+            }
+        }
+        logBase += log.count
+        log.removeAll()
     }
 
     // MARK: The log
@@ -204,6 +297,10 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
             return
         }
         guard message.port < settings.trackNames.count else { return }
+        if stopped {
+            totals.withLock { $0.unwritten[message.port] += 1 }
+            return
+        }
         guard log.count < Self.maximumWaiting else {
             totals.withLock { $0.lost[message.port] += 1 }
             return
@@ -221,15 +318,26 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
     private func dispatch(upTo limit: Int64, only: Int?) {
         for k in open.indices where only == nil || only == k {
             var cursor = open[k].cursor
-            let piece = open[k].piece
+            let first = open[k].firstFrame
             while cursor - logBase < log.count && log[cursor - logBase].message.frame < limit {
                 let message = log[cursor - logBase].message
-                if message.frame >= piece.firstFrame {
-                    if piece.add(message, tick: ticks(message.frame - piece.firstFrame)) {
-                        if !log[cursor - logBase].written { totals.withLock { $0.recorded[message.port] += 1 } }
+                if message.frame >= first {
+                    // Counted once, however many files wanted it; lost only if none took it.
+                    let counted = log[cursor - logBase].written || log[cursor - logBase].lost
+                    guard let piece = open[k].piece else {
+                        // Its `.mid` failed.
+                        if !counted { totals.withLock { $0.unwritten[message.port] += 1 } }
+                        log[cursor - logBase].lost = true
+                        cursor += 1
+                        continue
+                    }
+                    if piece.add(message, tick: ticks(message.frame - first)) {
+                        if !log[cursor - logBase].written { open[k].pending[message.port] += 1 }
                         log[cursor - logBase].written = true
                     } else {
-                        totals.withLock { $0.lost[message.port] += 1 }
+                        // The file is full.
+                        if !counted { totals.withLock { $0.lost[message.port] += 1 } }
+                        log[cursor - logBase].lost = true
                     }
                 }
                 cursor += 1
@@ -244,17 +352,17 @@ public final class MidiRecorder: RecordingCompanion, @unchecked Sendable {
         let bound = reachedFrame - settings.lookBackFrames
         let cursorLimit = open.map { $0.cursor - logBase }.min() ?? log.count
         var n = 0
-        var outside = 0
+        var outside: [Int] = []
         while n < min(cursorLimit, log.count) && log[n].message.frame < bound {
             let entry = log[n]
             retired[entry.message.port].apply(entry.message)
-            if !entry.written { outside += 1 }
+            if !entry.written && !entry.lost { outside.append(entry.message.port) }
             n += 1
         }
         guard n > 0 else { return }
         log.removeFirst(n)
         logBase += n
-        if outside > 0 { totals.withLock { $0.outside += outside } }
+        if !outside.isEmpty { totals.withLock { t in for port in outside { t.outside[port] += 1 } } }
     }
 
     /// Ticks for `frames` of the server's rate: frames of the file's.

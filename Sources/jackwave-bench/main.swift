@@ -6,9 +6,10 @@
 // same bytes into a destination as large as the audio ring: the least any recorder must do.
 //
 //   jackwave-bench [--quick] [--channels 2,16,64,256] [--frames 64,256,1024] [--engine-only]
-//                  [--calls N] [--armed] [--dropouts]
+//                  [--calls N] [--armed] [--dropouts] [--midi-file]
 //
 // --dropouts times the writer thread's dropout detection instead (DropoutBench.swift).
+// --midi-file times bringing a large `.mid` up to date instead (MidiFileBench.swift).
 //
 // --armed times only what arming adds (`--trigger`, `--transport` offline: no transport to
 // ask): record + peaks with and without the per-block record the take logic reads.
@@ -45,6 +46,10 @@ struct Options {
     var armed = false
     /// Only the dropout detection's table (`--dropouts`).
     var dropouts = false
+    /// Only the MIDI file's refresh table (`--midi-file`).
+    var midiFile = false
+    /// Shorter runs (`--quick`).
+    var quick = false
 }
 
 func parseOptions() -> Options {
@@ -60,13 +65,14 @@ func parseOptions() -> Options {
     }
     while let arg = args.popFirst() {
         switch arg {
-        case "--quick": o.runSeconds = 0.02; o.runs = 3
+        case "--quick": o.runSeconds = 0.02; o.runs = 3; o.quick = true
         case "--channels": o.channels = list(args.popFirst())
         case "--frames": o.frames = list(args.popFirst())
         case "--engine-only": o.engineOnly = true
         case "--calls": o.calls = list(args.popFirst())[0]
         case "--armed": o.armed = true
         case "--dropouts": o.dropouts = true
+        case "--midi-file": o.midiFile = true
         default:
             FileHandle.standardError.write(Data("usage: jackwave-bench [--quick] [--channels LIST] [--frames LIST] [--engine-only] [--calls N]\n".utf8))
             exit(2)
@@ -328,6 +334,10 @@ if options.engineOnly {
 }
 if options.dropouts {
     dropoutTable(options: options)
+    exit(0)
+}
+if options.midiFile {
+    midiFileTable(options: options)
     exit(0)
 }
 if options.armed {

@@ -48,6 +48,9 @@ enum FuzzTarget: String, CaseIterable {
     /// through `MidiNotes`, then laid out as a piano roll (`MidiPictureRenderer`) into a
     /// small PNG in /dev/shm.
     case smfplot
+    /// MIDI events through the assembler into jackwave's own file writer, the file read
+    /// back and compared with what went in (MidiFileFuzz.swift).
+    case midifile
 
     /// The target `JACKWAVE_FUZZ_TARGET` names (csv when unset).
     static let chosen: FuzzTarget = {
@@ -72,6 +75,7 @@ enum FuzzTarget: String, CaseIterable {
         case .smf: smf(bytes)
         case .names: names(bytes)
         case .smfplot: smfPlot(bytes)
+        case .midifile: midiFile(bytes)
         }
         return 0
     }

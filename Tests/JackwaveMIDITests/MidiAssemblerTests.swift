@@ -105,10 +105,68 @@ struct MidiAssemblerTests {
         #expect(out.malformed == 1)
     }
 
-    @Test("an unterminated SysEx is counted malformed and nothing of it emitted")
+    @Test("a SysEx whose source ends before its F7 is counted malformed and nothing of it emitted")
     func unterminatedSysExIsMalformed() {
         let out = assemble([0xF0, 0x7E, 0x00, 0x06, 0x01])
         #expect(out.messages.isEmpty)
+        // It may yet go on in the next event; only the end of its source ends it.
+        #expect(out.malformed == 0)
+        var assembler = MidiAssembler(ports: 1)
+        [UInt8]([0xF0, 0x7E, 0x00, 0x06, 0x01]).withUnsafeBytes { assembler.take(port: 0, bytes: $0, continues: false, frame: 7) { _ in } }
+        assembler.endInput()
+        #expect(assembler.malformed == [1])
+    }
+
+    /// Each event on input 0 at its own frame (`frame`), then, if `ended`, the source's end.
+    func assembleTimed(_ events: [(frame: Int64, bytes: [UInt8])], ended: Bool = false) -> Assembled {
+        var assembler = MidiAssembler(ports: 1)
+        var out = Assembled()
+        for event in events {
+            event.bytes.withUnsafeBytes { assembler.take(port: 0, bytes: $0, continues: false, frame: event.frame) { out.messages.append($0) } }
+        }
+        if ended { assembler.endInput() }
+        out.malformed = assembler.malformed[0]
+        out.unrecordable = assembler.unrecordable[0]
+        return out
+    }
+
+    @Test("a SysEx in pieces (F0 … in one event, the rest in the next ones) is joined, at the frame of its last piece")
+    func sysExInPiecesIsJoined() {
+        let out = assembleTimed([(100, [0xF0, 0x7D, 0x01, 0x02]), (356, [0x03, 0x04]), (612, [0x05, 0xF7, 0x90, 0x3C, 0x64])])
+        #expect(out.messages == [MidiMessage(frame: 612, port: 0, bytes: [0xF0, 0x7D, 0x01, 0x02, 0x03, 0x04, 0x05, 0xF7]),
+                                 MidiMessage(frame: 612, port: 0, bytes: [0x90, 0x3C, 0x64])])
+        #expect(out.malformed == 0)
+    }
+
+    @Test("a real-time byte between a SysEx's pieces comes out on its own, at its own frame")
+    func realTimeBetweenPieces() {
+        let out = assembleTimed([(10, [0xF0, 0x7D, 0x01]), (20, [0xF8]), (30, [0x02, 0xFE, 0xF7])])
+        #expect(out.messages == [MidiMessage(frame: 20, port: 0, bytes: [0xF8]), MidiMessage(frame: 30, port: 0, bytes: [0xFE]),
+                                 MidiMessage(frame: 30, port: 0, bytes: [0xF0, 0x7D, 0x01, 0x02, 0xF7])])
+    }
+
+    @Test("a SysEx of 64 KiB in three pieces is kept whole; one byte more is counted malformed once, and the note after its end kept")
+    func longestSysExInPieces() {
+        let whole: [UInt8] = [0xF0, 0x7D] + (0..<MidiAssembler.maximumEventBytes - 3).map { UInt8($0 % 128) } + [0xF7]
+        let pieces = [Array(whole[0..<30000]), Array(whole[30000..<60000]), Array(whole[60000...])]
+        let kept = assembleTimed(pieces.enumerated().map { (Int64($0.offset) * 256, $0.element) })
+        #expect(kept.bytes == [whole] && kept.malformed == 0)
+        let longer = [pieces[0], pieces[1], [0x11] + pieces[2] + [0x90, 0x3C, 0x64]]
+        let refused = assembleTimed(longer.enumerated().map { (Int64($0.offset) * 256, $0.element) })
+        #expect(refused.bytes == [[0x90, 0x3C, 0x64]] && refused.malformed == 1)
+    }
+
+    @Test("a status before a SysEx's F7 cuts it: counted malformed once, and the message that cut it kept")
+    func statusCutsSysExInPieces() {
+        let out = assembleTimed([(10, [0xF0, 0x7D, 0x01]), (20, [0x02, 0x03]), (30, [0xB0, 0x07, 0x64])], ended: true)
+        #expect(out.bytes == [[0xB0, 0x07, 0x64]])
+        #expect(out.malformed == 1)
+    }
+
+    @Test("a SysEx cut off by its source's end cancels running status: its continuation is never read as notes")
+    func sysExInPiecesCancelsRunningStatus() {
+        let out = assembleTimed([(10, [0x90, 0x3C, 0x64]), (20, [0xF0, 0x7D, 0x01]), (30, [0x3C, 0x00, 0x3E, 0x64])], ended: true)
+        #expect(out.bytes == [[0x90, 0x3C, 0x64]])
         #expect(out.malformed == 1)
     }
 

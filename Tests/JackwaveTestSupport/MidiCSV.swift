@@ -1,7 +1,7 @@
 import Foundation
 
-/// A Standard MIDI File as `midicsv` (Debian) reads it: a second reader, neither libsmf
-/// (which writes jackwave's files) nor portSMF (which reads them for plot).
+/// A Standard MIDI File as `midicsv` (Debian) reads it: a reader that shares nothing with
+/// jackwave's writer (`StandardMidiFile`) nor with portSMF (which reads the files for plot).
 public struct MidiCSV {
     public struct Event: Equatable, CustomStringConvertible {
         public var tick: Int

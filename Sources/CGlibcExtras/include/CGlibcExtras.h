@@ -51,10 +51,6 @@ int jackwave_make_temporary(char *template_path);
 /// something is there, and nothing was touched).
 int jackwave_rename_noreplace(const char *from, const char *to);
 
-/// `memfd_create(name, MFD_CLOEXEC)`: an anonymous file in memory, for a library that only
-/// writes to a path (libsmf: `MidiFileWriter`). A descriptor, or -1 with errno set.
-int jackwave_memory_file(const char *name);
-
 /// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34): the spawned
 /// program starts with every descriptor from `lowest` up closed, whatever was left open
 /// without close-on-exec. `actions` is a `posix_spawn_file_actions_t *`. Returns 0 or errno.

@@ -287,8 +287,8 @@ public final class RealtimeEngine: @unchecked Sendable {
         }
         let end = start + Int64(counted)
         s.pointee.streamFrame = end
-        // `.releasing`: a MIDI-only writer that reads this position `.acquiring` finds
-        // every event before it in the MIDI ring (`MidiOnlyWriter`).
+        // `.releasing`: the MIDI thread of a MIDI-only run, which reads this position
+        // `.acquiring`, finds every event before it in the MIDI ring (`MidiThread`).
         signals.streamFrames.store(Int(end), ordering: .releasing)
         if end >= s.pointee.frameLimit && (s.pointee.tone?.isFinished ?? true) {
             signals.finished.store(true, ordering: .relaxed)

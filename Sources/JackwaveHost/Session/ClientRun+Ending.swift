@@ -31,7 +31,6 @@ extension ClientRun {
         }
         var abandoned = false
         if let writer { abandoned = drainWriter(writer, ending: ending, handledInterrupts: handledInterrupts, ui) }
-        if let midiWriter, !midiWriter.stop(timeout: 5) { ui.say("the MIDI writer did not end within 5 s; the .mid holds what it had written") }
         parts.levels?.endConnection(engine, timelineBase: timelineBase, report: { parts.messages.post(Phrase(verbatim: $0)) })
         flushMessages(ui)
         parts.midiReport?.endConnection(engine.midiActivity)

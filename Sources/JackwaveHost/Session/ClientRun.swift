@@ -30,8 +30,6 @@ final class ClientRun {
     /// Connects planned sources again when their ports come back.
     let reconnector: SourceReconnector
     let writer: RecordingWriter?
-    /// `--record take.mid`: the writer of the MIDI alone.
-    let midiWriter: MidiOnlyWriter?
     /// Armed: the take logic the writer runs.
     let takes: TakeController?
     /// `--ltc`: the thread that decodes the LTC input, which the files ask for their time.
@@ -93,7 +91,10 @@ final class ClientRun {
         } else {
             timecode = nil
         }
-        if let midi = parts.midi, let ring = engine.midiRing { midi.attach(ring: ring, timelineBase: timelineBase) }
+        if let midi = parts.midiThread, let ring = engine.midiRing {
+            // With `--record take.mid` no writer runs: the MIDI thread follows the callback.
+            midi.attach(ring: ring, timelineBase: timelineBase, follows: parts.options.recordsMidiOnly ? signals : nil)
+        }
         // A connection between two of our own ports feeds the input inside the engine.
         let feeds = engine.ownOutputFeeds
         let (inputs, outputs) = (inputNames, outputNames)
@@ -137,11 +138,10 @@ final class ClientRun {
         } else {
             writer = nil
         }
-        midiWriter = parts.options.recordsMidiOnly ? parts.midi.map { MidiOnlyWriter(recorder: $0, signals: signals, timelineBase: timelineBase) } : nil
     }
 
-    /// MIDI records between the callback and the writer: 2 MiB pinned, ten seconds of over
-    /// 6,000 events a second, twice what a MIDI 1.0 cable carries on 2 ports.
+    /// MIDI records between the callback and the MIDI thread: 2 MiB pinned, ten seconds of
+    /// over 6,000 events a second, twice what a MIDI 1.0 cable carries on 2 ports.
     static let midiRingRecords = 65536
 
     /// Seconds of the LTC input between the callback and its decoder (a float a frame).
@@ -182,7 +182,6 @@ final class ClientRun {
             try client.setProcessCallback(RealtimeEngine.processCallback, context: context)
             timecode?.start()
             writer?.start()
-            midiWriter?.start()
             try client.activate()
             client.nameProcessThread("jackwave-rt")
             onActivated()
@@ -190,7 +189,6 @@ final class ClientRun {
             ui.error(Phrase(verbatim: error.message))
             writer?.requestStop(.drainThenStop)
             _ = writer?.wait(timeout: 5)
-            _ = midiWriter?.stop(timeout: 5)
             _ = timecode?.stop(timeout: TimecodeFollower.endSeconds)
             return ClientRunEnd(ending: .activationFailed, handledInterrupts: 0, silentInputs: [])
         }

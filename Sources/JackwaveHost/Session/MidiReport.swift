@@ -32,19 +32,29 @@ final class MidiReport: @unchecked Sendable {
         names.indices.map { earlierEvents[$0] + (activity?.events(port: $0) ?? 0) }
     }
 
-    /// Losses per reason and input over the run so far.
-    private func losses(_ activity: MidiActivity?, _ totals: MidiRecorder.Totals?) -> [(reason: String, counts: [Int])] {
+    /// Losses per reason and input over the run so far. `unfinished` (the MIDI thread did
+    /// not end, so what it had not written is in no count of its own): the events received
+    /// and in no other count, too.
+    private func losses(_ activity: MidiActivity?, _ totals: MidiRecorder.Totals?, unfinished: Bool = false)
+        -> [(reason: String, counts: [Int])] {
         let pad = { (list: [Int]?) in self.names.indices.map { i in list.map { i < $0.count ? $0[i] : 0 } ?? 0 } }
-        return [("jack", names.indices.map { earlierJack[$0] + (activity?.lostByJack(port: $0) ?? 0) }),
-                ("ring", names.indices.map { earlierRoom[$0] + (activity?.lostForRoom(port: $0) ?? 0) }),
-                ("malformed", pad(totals?.malformed)), ("unrecordable", pad(totals?.unrecordable)),
-                ("writer", pad(totals?.lost))]
+        var list = [("jack", names.indices.map { earlierJack[$0] + (activity?.lostByJack(port: $0) ?? 0) }),
+                    ("ring", names.indices.map { earlierRoom[$0] + (activity?.lostForRoom(port: $0) ?? 0) }),
+                    ("malformed", pad(totals?.malformed)), ("unrecordable", pad(totals?.unrecordable)),
+                    ("writer", pad(totals?.lost)), ("failed", pad(totals?.unwritten))]
+        if unfinished {
+            let received = events(activity), recorded = pad(totals?.recorded), outside = pad(totals?.outside)
+            list.append(("unfinished", names.indices.map { i in
+                i < self.recorded ? max(0, received[i] - recorded[i] - outside[i] - list.reduce(0) { $0 + $1.1[i] }) : 0
+            }))
+        }
+        return list
     }
 
     /// Says the losses since the last call: a line and a `midi_lost` event per input and reason.
-    func check(_ activity: MidiActivity?, _ totals: MidiRecorder.Totals?, frame: Int64, sampleRate: Int,
+    func check(_ activity: MidiActivity?, _ totals: MidiRecorder.Totals?, unfinished: Bool = false, frame: Int64, sampleRate: Int,
                messages: MessageQueue, events: EventLog?) {
-        for (reason, counts) in losses(activity, totals) {
+        for (reason, counts) in losses(activity, totals, unfinished: unfinished) {
             var before = said[reason] ?? Array(repeating: 0, count: names.count)
             for (i, count) in counts.enumerated() where count > before[i] {
                 let new = count - before[i]
@@ -58,10 +68,12 @@ final class MidiReport: @unchecked Sendable {
 
     static let why = [
         "jack": "the server could not deliver them",
-        "ring": "no room on the way to the writer",
+        "ring": "no room on the way to the MIDI thread",
         "malformed": "not valid MIDI",
         "unrecordable": "System Reset, which a Standard MIDI File cannot hold",
-        "writer": "the writer's queue or the file was full",
+        "writer": "the MIDI writer's queue or the file was full",
+        "failed": "their .mid could not be written, or MIDI had stopped",
+        "unfinished": "the MIDI thread had not written them when the run ended",
     ]
 
     /// Events lost so far, every input and reason together.
@@ -87,11 +99,13 @@ final class MidiReport: @unchecked Sendable {
         return text
     }
 
-    /// The summary's lines: the MIDI files, and each input's events and losses; MMC's commands.
-    func summaryLines(_ totals: MidiRecorder.Totals?, controlled: Bool) -> [String] {
+    /// The summary's lines: the MIDI files, and each input's events and losses; why MIDI
+    /// stopped before the end, if it did (`MidiThread.stopped`); MMC's commands.
+    func summaryLines(_ totals: MidiRecorder.Totals?, stopped: (reason: String, frame: Int64)? = nil, unfinished: Bool = false,
+                      sampleRate: Int = 0, controlled: Bool) -> [String] {
         var lines: [String] = []
         let counts = events(nil)
-        let lost = losses(nil, totals)
+        let lost = losses(nil, totals, unfinished: unfinished)
         var perInput: [String] = []
         for i in 0..<recorded {
             let gone = lost.reduce(0) { $0 + $1.counts[i] }
@@ -102,11 +116,16 @@ final class MidiReport: @unchecked Sendable {
         if let totals, totals.files > 0, let first = totals.firstFile, let last = totals.lastFile {
             let files = totals.files > 1 ? "\(first) … \(last) (\(totals.files) files)" : first
             var line = "MIDI \(files): " + perInput.joined(separator: "; ")
-            if totals.outside > 0 { line += "; \(totals.outside) outside every take" }
+            let outside = totals.outside.reduce(0, +)
+            if outside > 0 { line += "; \(outside) outside every take" }
             if totals.chasedNotes > 0 { line += "; \(totals.chasedNotes) notes chased across cuts" }
             lines.append(line)
         } else if recorded > 0 {
             lines.append("MIDI (no file): " + perInput.joined(separator: "; "))
+        }
+        if let stopped, recorded > 0 {
+            let at = sampleRate > 0 ? String(printf: " at %.3f s", Double(stopped.frame) / Double(sampleRate)) : ""
+            lines.append("MIDI stopped\(at): \(stopped.reason); the .mid files hold what was written before")
         }
         if controlled {
             let commands = totals?.commands ?? [:]

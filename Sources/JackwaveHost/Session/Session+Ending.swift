@@ -10,6 +10,10 @@ extension Session {
     /// holds: its ring holds at most the writer's ring (10 s by default), which it measures
     /// many times faster than real time.
     static let loudnessWait = 10.0
+    /// How long the end of a run waits for the MIDI thread's last pass: what the MIDI ring
+    /// holds (ten seconds of events at most), the last files' ends, and a last write of each
+    /// `.mid`, normally a few milliseconds each.
+    static let midiWait = 10.0
 
     /// Ends the run after its last turn (`last`, nil when it ended between turns): the take
     /// still open ended, the loudness analysis and the file finisher done (cues, pictures,
@@ -19,7 +23,7 @@ extension Session {
     func finish(_ parts: SessionParts, totals: RunTotals, last: ClientRunEnd?, code: Int32,
                 firstStart: WallClockTime?) -> Int32 {
         var code = code
-        if options.recordsMidiOnly, let midi = parts.midi, let path = options.recording.path {
+        if options.recordsMidiOnly, let midi = parts.midiThread, let path = options.recording.path {
             midi.endAlone(path: path, frames: totals.receivedFrames)
         }
         if let ledger = parts.takes, ledger.openTake != nil {
@@ -27,6 +31,13 @@ extension Session {
             parts.files?.endTake()
             ledger.ended(at: nil)
         }
+        // Every writer has ended, and the last files' ends are posted: the MIDI thread's last
+        // pass writes them. If it does not end, the audio is complete all the same.
+        let midiEnded = parts.midiThread?.stop(timeout: Self.midiWait, frame: totals.receivedFrames) ?? true
+        // What the MIDI thread counted after the last connection's lines, or did not write
+        // at all: said too.
+        parts.midiReport?.check(nil, parts.midi?.snapshot, unfinished: !midiEnded, frame: totals.receivedFrames,
+                                sampleRate: parts.sampleRate, messages: parts.messages, events: parts.events)
         if let loudness = parts.loudness {
             loudness.inputEnded()
             if !loudness.wait(timeout: Self.loudnessWait) {
@@ -65,7 +76,8 @@ extension Session {
         }
         if let streamLine { frontEnd.say(Phrase(verbatim: streamLine)) }
         if let line = timecodeLine(parts) { frontEnd.say(Phrase(verbatim: line)) }
-        for line in parts.midiReport?.summaryLines(parts.midi?.snapshot, controlled: options.midi.controlPort != nil) ?? [] {
+        for line in parts.midiReport?.summaryLines(parts.midi?.snapshot, stopped: parts.midiThread?.stopped, unfinished: !midiEnded,
+                                                   sampleRate: parts.sampleRate, controlled: options.midi.controlPort != nil) ?? [] {
             frontEnd.say(Phrase(verbatim: line))
         }
         frontEnd.say(Phrase(verbatim: summary(parts, totals: totals, firstStart: firstStart)))

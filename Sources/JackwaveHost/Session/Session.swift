@@ -108,6 +108,7 @@ public final class Session {
             frontEnd.error(Phrase(verbatim: failure))
             return close(client, code: 1)
         }
+        parts.midiThread?.start()
         // The other clients' ports the patterns matched: what a reconnect waits to see again
         // (our own come back when the next turn registers them).
         let sourceCount = ports.sources.filter { source in !ports.outputs.contains { $0.fullName == source } }.count

@@ -52,8 +52,10 @@ final class SessionParts {
     let dropouts: DropoutLedger?
     /// What the run says of its inputs' capture latency.
     let latency: LatencyReport
-    /// `--midi` recorded (beside the audio's files, or alone), or `--mmc` heard.
+    /// `--midi` recorded (beside the audio's files, or alone), or `--mmc` heard: the
+    /// recorder, and the thread it runs on (started by the session, ended at its end).
     let midi: MidiRecorder?
+    let midiThread: MidiThread?
     let midiReport: MidiReport?
 
     /// Where the lines of the run's threads wait for the main loop: the run's own, the
@@ -132,16 +134,18 @@ final class SessionParts {
         self.hook = hook
         // Each file's own loudness when there are several: numbered files.
         let pictures = o.recording.plotPath.flatMap { path in drawPicture.map { (path: path, draw: $0) } }
-        let finisher = spec.map { FileFinisher(spec: $0, pictures: pictures, measuresLoudness: o.levels.loudness && $0.naming.isNumbered,
-                                               events: events, hook: hook, keeper: keeper) }
-        self.finisher = finisher
-        let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
-        self.observer = observer
         let midi = Self.makeMidi(o, ports: ports, spec: spec, sampleRate: sampleRate, takeSettings: takeSettings,
                                  messages: messages, events: events, marker: midiMarker)
         self.midi = midi
+        let midiThread = midi.map { MidiThread(recorder: $0, messages: messages, events: events) }
+        self.midiThread = midiThread
+        let finisher = spec.map { FileFinisher(spec: $0, pictures: pictures, measuresLoudness: o.levels.loudness && $0.naming.isNumbered,
+                                               events: events, hook: hook, keeper: keeper, companion: midiThread?.companion) }
+        self.finisher = finisher
+        let observer = RunObserver(events: events, finisher: finisher, takes: takes, markers: markers)
+        self.observer = observer
         midiReport = ports.midiInputs.isEmpty ? nil : MidiReport(names: ports.midiInputs.map(\.shortName), recorded: o.midi.inputs)
-        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages, companion: midi) }
+        files = spec.map { RecordingFiles(spec: $0, observer: observer, keeper: keeper, messages: messages, companion: midiThread?.companion) }
         keeper?.prune(frame: 0)
         if let files, !files.spec.takes {
             // On the wall clock, the first file is named after now: frame 0 comes a moment

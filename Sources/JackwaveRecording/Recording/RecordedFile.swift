@@ -26,6 +26,10 @@ public struct RecordedFile: Sendable, Equatable {
     public var timecodeJumped = false
     /// With a timecode, why the file took the wall clock's time instead, if it did.
     public var timecodeMissing: TimecodeMissing?
+    /// What the companion (`--midi`) gave for its end: its finisher waits on it
+    /// (`RecordingCompanion.waitUntilFinished`) before the file's `--on-close` runs; nil
+    /// without a companion.
+    public var companionTicket: Int?
 
     public init(path: String, take: Int, piece: Int, firstFrame: Int64, endFrame: Int64, frames: Int64, ok: Bool) {
         self.path = path

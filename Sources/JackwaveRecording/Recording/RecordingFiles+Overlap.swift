@@ -67,7 +67,7 @@ extension RecordingFiles {
         record.sharedFrames += t.written
         record.endFrame = timelineFrame(segmentFileFrame: t.ownEnd + t.written)
         record.ok = error == nil
-        companion?.fileEnded(record)
+        record.companionTicket = companion?.fileEnded(record)
         observer?.fileClosed(record)
         if let error { return fail("\(t.file.path): closing failed: \(error)") }
         return true

@@ -276,8 +276,8 @@ public final class RecordingFiles: @unchecked Sendable {
     }
 
     /// Brings the current file's header up to date (not before its first frame: the `bext`
-    /// chunk must come first; never for Ogg, see `SoundFormat.refreshesHeader`), and the
-    /// companion's files (`--midi`), whatever the format.
+    /// chunk must come first; never for Ogg, see `SoundFormat.refreshesHeader`), and asks the
+    /// companion (`--midi`) to bring its files up to date, whatever the format.
     public func updateHeader() {
         companion?.refresh()
         guard spec.format.refreshesHeader else { return }
@@ -316,7 +316,7 @@ public final class RecordingFiles: @unchecked Sendable {
         framesInPiece = 0
         leadIn = 0
         fileStartInSegment = segmentFileFrames
-        companion?.fileEnded(record)
+        record.companionTicket = companion?.fileEnded(record)
         observer?.fileClosed(record)
         if let error { return fail("\(file.path): closing failed: \(error)") }
         return true

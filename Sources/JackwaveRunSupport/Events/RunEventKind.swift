@@ -97,12 +97,15 @@ public enum RunEventKind: String, Sendable {
     /// A MIDI file was finalized (`path`, `events`: how many each MIDI input put in it,
     /// `chased_notes`: notes it ended at its cut and its successor started again).
     case midiFileClosed = "midi_file_closed"
-    /// A MIDI file could not be made or written (`path`, `reason`): its MIDI is lost from
-    /// there; the audio goes on.
+    /// A MIDI file could not be made or written, or MIDI stopped for the run (a MIDI thread
+    /// too far behind, or not ended in time): `path` (empty when no one file), `reason`. Its
+    /// MIDI is lost from there; the audio goes on.
     case midiFailed = "midi_failed"
     /// MIDI events were lost since the last line (`input`, `count`, `reason`: `jack` for the
-    /// server's own count, `ring` for no room on the way to the writer, `malformed`,
-    /// `unrecordable` for what a Standard MIDI File cannot hold).
+    /// server's own count, `ring` for no room on the way to the MIDI thread, `malformed`,
+    /// `unrecordable` for what a Standard MIDI File cannot hold, `writer` for a file or the
+    /// waiting events full, `failed` for a `.mid` that failed or MIDI stopped, `unfinished`
+    /// for what a MIDI thread that did not end had not written).
     case midiLost = "midi_lost"
     /// A MIDI Machine Control command came on the control input (`command`: `record_strobe`,
     /// `record_exit`, `stop`, or `ignored` for one jackwave does not act on).

@@ -8,20 +8,32 @@ import Synchronization
 import JackwaveVocabulary
 
 /// What happens to each file once the writer has finalized it, on a thread of its own so that
-/// the writer never waits: cue points, picture (`--plot`), loudness, then its `--on-close`
-/// command. One file at a time, in closing order. The queue is bounded: a file that finds it
-/// full keeps its audio and is reported, but gets no cues, picture or hook. The end of the
-/// run waits `endSeconds` for it at most (a huge file's picture, a stuck cairo): what is
-/// left then is said, file by file, and the run exits 1; the audio is complete either way.
+/// the writer never waits: what the companion writes beside it (its `.mid`, `--midi`) waited
+/// for, its markers claimed, then cue points, picture (`--plot`), loudness, then its
+/// `--on-close` command. One file at a time, in closing order. The queue is bounded: a file
+/// that finds it full keeps its audio and is reported, but gets no cues, picture or hook. The
+/// end of the run waits `endSeconds` for it at most (a huge file's picture, a stuck cairo):
+/// what is left then is said, file by file, and the run exits 1; the audio is complete either
+/// way.
+///
+/// Markers are claimed here rather than as the writer closes the file, because a MIDI marker
+/// (`--midi-marker`) is dropped by the MIDI thread, which may be a pass behind the writer:
+/// once the file's `.mid` is finished, every marker before its end has been dropped.
 package final class FileFinisher: @unchecked Sendable {
-    /// One closed file, with the markers that fall in it (number and timeline frame).
+    /// One closed file (closing failed or not: its markers are claimed in closing order
+    /// either way), and the book its markers are claimed from.
     struct Job: Sendable {
         let file: RecordedFile
-        let markers: [(number: Int, frame: Int64)]
+        let markers: MarkerBook
     }
 
     /// Files waiting at most: an hour of one-second pieces.
     static let queueCapacity = 3600
+    /// How long a file waits for its companion's file (`.mid`) before its hook runs without
+    /// it: the MIDI thread writes a `.mid` within a pass (100 ms) of the file's end, unless
+    /// its disk or library is stuck. After one such wait, the next files do not wait for a
+    /// late companion (each says so) until it has caught up.
+    static let companionWait = 10.0
 
     let spec: RecordingSpec
     /// `--plot OUT`: each file's picture is OUT with the file's numbers (`FileNaming.companion`),
@@ -31,6 +43,11 @@ package final class FileFinisher: @unchecked Sendable {
     let events: EventLog?
     /// Retention (`--keep`, `--keep-space`): told when each file is done with, and prunes then.
     let keeper: FileKeeper?
+    /// What writes beside each file (`--midi`), waited for before its hook.
+    let companion: (any RecordingCompanion)?
+    /// A companion's file was not finished within `companionWait`: the next files do not
+    /// wait until it has caught up. The finisher thread's own.
+    private var companionLate = false
     /// Per file and per take loudness, when asked for.
     private var loudness: FileLoudnessReport?
     /// Lines for the run to say (markers placed, pictures drawn, failures).
@@ -56,8 +73,9 @@ package final class FileFinisher: @unchecked Sendable {
     /// measuring their loudness if `measuresLoudness` (events to `events`), then queueing
     /// them for `hook`.
     package init(spec: RecordingSpec, pictures: (path: String, draw: PictureDrawing)?, measuresLoudness: Bool, events: EventLog?,
-                 hook: CloseHook?, keeper: FileKeeper? = nil) {
+                 hook: CloseHook?, keeper: FileKeeper? = nil, companion: (any RecordingCompanion)? = nil) {
         self.spec = spec
+        self.companion = companion
         self.pictures = pictures
         self.hook = hook
         self.events = events
@@ -127,8 +145,18 @@ package final class FileFinisher: @unchecked Sendable {
 
     private func finish(_ job: Job) {
         let file = job.file
+        if let companion, let ticket = file.companionTicket {
+            if companion.waitUntilFinished(ticket, timeout: companionLate ? 0 : Self.companionWait) {
+                companionLate = false
+            } else {
+                companionLate = true
+                messages.post("\(file.path): what is written beside it (its .mid) was not finished within \(Int(Self.companionWait)) s; its markers and \(setting: .onClose) go on without it")
+            }
+        }
+        let markers = job.markers.claim(from: file.firstFrame, to: file.endFrame)
+        guard file.ok else { return }
         lastEnd = file.endFrame
-        if !job.markers.isEmpty { writeCues(job.markers, into: file) }
+        if !markers.isEmpty { writeCues(markers, into: file) }
         if let pictures {
             let picture = spec.companion(pictures.path, for: file)
             switch pictures.draw(file.path, picture) {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What watches a whole run from outside its connections: it turns file openings and
 /// closings, `EngineSignals`' counters and connection reports into `--events` lines, and
-/// hands each finalized file, with its markers, to the file finisher and its take to the
+/// hands each finalized file to the file finisher (which claims its markers) and its take to the
 /// ledger. One observer lives for the whole command: `frameBase` carries the run's timeline
 /// across reconnects.
 public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
@@ -48,8 +48,12 @@ public final class RunObserver: RecordingFilesObserver, @unchecked Sendable {
         if file.timecodeJumped { fields.append(("timecode_jumped", .bool(true))) }
         events?.emit(.fileClosed, frame: file.endFrame, fields)
         takes?.add(file)
-        let claimed = markers.claim(from: file.firstFrame, to: file.endFrame)
-        if file.ok { finisher?.enqueue(FileFinisher.Job(file: file, markers: claimed)) }
+        // The finisher claims the file's markers once what is written beside it is done.
+        if let finisher {
+            finisher.enqueue(FileFinisher.Job(file: file, markers: markers))
+        } else {
+            _ = markers.claim(from: file.firstFrame, to: file.endFrame)
+        }
     }
 
     /// A connection made or broken, as the main thread reports it.

@@ -13,9 +13,15 @@ import JackwaveTestSupport
 ///   schedule's offset 0 is that cycle's first frame. Each event is written at its exact
 ///   frame (`write_midi_event(offset in the block, bytes)`), several in one period if due.
 /// - `click` is 0 except one sample of 0.5 at the frame of each event sent on `notes`
-///   (none for `control`): in a recording of `click`, the click's index is its event's frame.
+///   (none for `control`, nor for an event marked `click: false`): in a recording of
+///   `click`, the click's index is its event's frame.
+/// - A `Burst` is a generated stream of events on `notes` beside the schedule (10,000 a
+///   second for a minute is too much for a schedule file and a line each): each clicked, and
+///   only their number and the peer frame of the first printed, `burst N F`, before `done`.
 /// - Its stdout: `ready` once active, one JSON line per event sent,
-///   `{"frame": k, "port": "notes", "bytes": [144, 60, 100]}` (k the peer frame), then `done`
+///   `{"frame": k, "port": "notes", "hex": "903c64"}` (k the peer frame; hex, which Python
+///   makes without holding its lock for long: a list of 30,000 numbers held it for about 10 ms,
+///   and the process callback, waiting for it, was late), then `done`
 ///   once the whole schedule is sent, after every event's line. It stays active (ports and
 ///   connections kept) until `stop()`. An event JACK refused (its buffer full) is not sent:
 ///   it gets no line and no click, and a `failed …` line on stderr, which `sent()` throws.
@@ -24,11 +30,41 @@ struct MidiPeer {
         case notes, control
     }
 
-    /// One event of a schedule: `bytes` on `port`, `at` frames after the schedule's start.
+    /// One event of a schedule: `bytes` on `port`, `at` frames after the schedule's start;
+    /// clicked (on `notes`) unless `click` is false.
     struct Event: Equatable, Sendable {
         var at: Int
         var port: Port
         var bytes: [UInt8]
+        var click = true
+    }
+
+    /// `count` events on `notes` from `at`, event i at `at + i × every.num / every.den`
+    /// (integer division; 48000/10000 is 24/5), each `bytes(i)`: note-ons and note-offs in
+    /// turn, or SysEx messages of `size` bytes (`MidiPeer.sysEx`, tagged i).
+    struct Burst: Sendable {
+        enum Kind: String, Sendable { case notes, sysex }
+        var at = 0
+        var count: Int
+        var every: (num: Int, den: Int)
+        var kind = Kind.notes
+        var size = 0
+
+        func frame(_ i: Int) -> Int { at + i * every.num / every.den }
+
+        func bytes(_ i: Int) -> [UInt8] {
+            switch kind {
+            case .notes:
+                let k = i / 2, key = UInt8(36 + k % 60)
+                return i % 2 == 0 ? [0x90, key, UInt8(1 + k % 126)] : [0x80, key, 64]
+            case .sysex:
+                return MidiPeer.sysEx(length: size, tag: i)
+            }
+        }
+
+        var json: [String: Any] {
+            ["at": at, "count": count, "num": every.num, "den": every.den, "kind": kind.rawValue, "size": size]
+        }
     }
 
     /// An event as the peer sent it: `frame` is the peer's frame counter (what `frames` plays).
@@ -49,16 +85,17 @@ struct MidiPeer {
     /// Events may be given in any order: the peer sends them by `at` (a stable sort, so
     /// events on one frame go out in the order given). Throws for a negative `at`, an empty
     /// event, or a peer that did not become ready.
-    static func start(server: String, name: String = "midipeer", schedule: [Event], in dir: String) throws -> MidiPeer {
+    static func start(server: String, name: String = "midipeer", schedule: [Event], burst: Burst? = nil, in dir: String) throws -> MidiPeer {
         if let bad = schedule.first(where: { $0.at < 0 || $0.bytes.isEmpty }) {
             throw TestFailure("MidiPeer: event out of reach (negative frame or no bytes): \(bad)")
         }
         let schedulePath = dir + "/\(name).schedule.json"
         let goFile = dir + "/\(name).go"
         try? FileManager.default.removeItem(atPath: goFile)
-        let json = schedule.map { ["at": $0.at, "port": $0.port.rawValue, "bytes": $0.bytes.map(Int.init)] as [String: Any] }
+        let json = schedule.map { ["at": $0.at, "port": $0.port.rawValue, "bytes": $0.bytes.map(Int.init), "click": $0.click] as [String: Any] }
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: schedulePath))
-        let process = try Run.start("/usr/bin/python3", ["-c", script, name, schedulePath, goFile], server: server)
+        let burstJSON = try burst.map { String(decoding: try JSONSerialization.data(withJSONObject: $0.json), as: UTF8.self) } ?? "null"
+        let process = try Run.start("/usr/bin/python3", ["-c", script, name, schedulePath, goFile, burstJSON], server: server)
         let ready = waitUntil(timeout: 30) { lines(process.stdoutSoFar).contains("ready") || !process.isRunning }
         guard ready, process.isRunning else {
             process.signal(SIGKILL)
@@ -88,7 +125,15 @@ struct MidiPeer {
     func sent() throws -> [Sent] {
         let failures = Self.lines(process.stderrSoFar).filter { $0.hasPrefix("failed") }
         if !failures.isEmpty { throw TestFailure("MidiPeer \(name): \(failures.joined(separator: "; "))") }
-        return try Self.lines(process.stdoutSoFar).filter { $0 != "ready" && $0 != "done" }.map(Self.parse)
+        return try Self.lines(process.stdoutSoFar).filter { $0 != "ready" && $0 != "done" && !$0.hasPrefix("burst ") }.map(Self.parse)
+    }
+
+    /// How many of the burst's events were sent, and the peer frame its first was due at
+    /// (its `burst N F` line); nil before it is done.
+    func burstSent() -> (count: Int, firstFrame: Int)? {
+        guard let line = Self.lines(process.stdoutSoFar).first(where: { $0.hasPrefix("burst ") }) else { return nil }
+        let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
     }
 
     /// Stops the peer (SIGTERM: it deactivates and closes its client; SIGKILL after 5 s)
@@ -118,10 +163,22 @@ struct MidiPeer {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let frame = object["frame"] as? Int,
               let port = (object["port"] as? String).flatMap(Port.init(rawValue:)),
-              let values = object["bytes"] as? [Int], values.allSatisfy({ (0...255).contains($0) }) else {
+              let hex = (object["hex"] as? String).map({ Array($0.utf8) }), hex.count % 2 == 0 else {
             throw TestFailure("MidiPeer: not an event line: \(line)")
         }
-        return (frame, port, values.map { UInt8($0) })
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        for i in stride(from: 0, to: hex.count, by: 2) {
+            guard let high = nibble(hex[i]), let low = nibble(hex[i + 1]) else { throw TestFailure("MidiPeer: not an event line: \(line)") }
+            bytes.append(high << 4 | low)
+        }
+        return (frame, port, bytes)
     }
 
     /// A SysEx message of `length` bytes in all (at least 4): F0, the non-commercial ID 7D,
@@ -190,6 +247,7 @@ struct MidiPeer {
     import jack, numpy
 
     name, schedule_path, go_path = sys.argv[1], sys.argv[2], sys.argv[3]
+    burst = json.loads(sys.argv[4]) if len(sys.argv) > 4 else None
     with open(schedule_path) as f:
         raw = json.load(f)
     events = []
@@ -198,8 +256,20 @@ struct MidiPeer {
         if (type(at) is not int or at < 0 or port not in ("notes", "control") or not isinstance(data, list) or not data
                 or any(type(b) is not int or not 0 <= b <= 255 for b in data)):
             sys.exit("bad event %d: %r" % (i, e))
-        events.append((at, port, bytes(data)))
+        events.append((at, port, bytes(data), e.get("click", True)))
     events.sort(key=lambda e: e[0])  # stable: one port's events stay in order within a frame
+
+    # The burst's SysEx messages, made before the first cycle (as MidiPeer.sysEx makes them).
+    def sysex(length, tag):
+        return bytes([0xf0, 0x7d, tag & 0x7f] + [(j * 37 + length // 2 + tag + 1) & 0x7f for j in range(max(length - 4, 0))] + [0xf7])
+    burst_sysex = [sysex(burst["size"], tag) for tag in range(128)] if burst and burst["kind"] == "sysex" else []
+
+    def burst_bytes(i):
+        if burst["kind"] == "notes":
+            k = i // 2
+            key = 36 + k % 60
+            return bytes([0x90, key, 1 + k % 126]) if i % 2 == 0 else bytes([0x80, key, 64])
+        return burst_sysex[i % 128]  # its bytes depend on its tag modulo 128 only
 
     client = jack.Client(name, no_start_server=True)
     midi = {"notes": client.midi_outports.register("notes"), "control": client.midi_outports.register("control")}
@@ -211,13 +281,15 @@ struct MidiPeer {
     go = False         # set by the main thread once the go file exists
     start = None       # the peer frame the schedule starts at
     next_event = 0
+    burst_next = 0     # the next burst event, and how many were sent
+    burst_sent = 0
     finished = False
     sent = collections.deque()      # (frame, port, bytes), filled in the callback, printed by the main thread
     failures = collections.deque()
 
     @client.set_process_callback
     def process(n):
-        global frame, start, next_event, finished
+        global frame, start, next_event, finished, burst_next, burst_sent
         try:
             for p in midi.values():
                 p.clear_buffer()
@@ -228,18 +300,32 @@ struct MidiPeer {
                 start = frame
             if start is not None:
                 while next_event < len(events) and start + events[next_event][0] < frame + n:
-                    at, port, data = events[next_event]
+                    at, port, data, clicked = events[next_event]
                     offset = start + at - frame
                     try:
                         midi[port].write_midi_event(offset, data)
                     except jack.JackError as error:
                         failures.append("event %d (%d bytes on %s at %d): %s" % (next_event, len(data), port, at, error))
                     else:
-                        if port == "notes":
+                        if port == "notes" and clicked:
                             c[offset] = 0.5
                         sent.append((start + at, port, data))
                     next_event += 1
-                finished = next_event == len(events)
+                while burst and burst_next < burst["count"]:
+                    at = burst["at"] + burst_next * burst["num"] // burst["den"]
+                    if start + at >= frame + n:
+                        break
+                    offset = start + at - frame
+                    data = burst_bytes(burst_next)
+                    try:
+                        midi["notes"].write_midi_event(offset, data)
+                    except jack.JackError as error:
+                        failures.append("burst event %d (%d bytes at %d): %s" % (burst_next, len(data), at, error))
+                    else:
+                        c[offset] = 0.5
+                        burst_sent += 1
+                    burst_next += 1
+                finished = next_event == len(events) and (not burst or burst_next == burst["count"])
         except Exception as error:
             failures.append("process callback: %r" % (error,))
         finally:
@@ -261,8 +347,10 @@ struct MidiPeer {
             print("failed " + failures.popleft(), file=sys.stderr, flush=True)
         while sent:
             k, port, data = sent.popleft()
-            print(json.dumps({"frame": k, "port": port, "bytes": list(data)}), flush=True)
+            print(json.dumps({"frame": k, "port": port, "hex": data.hex()}), flush=True)
         if over and not said_done:
+            if burst:
+                print("burst %d %d" % (burst_sent, start + burst["at"]), flush=True)
             print("done", flush=True)
             said_done = True
         stop.wait(0.01)
