@@ -63,7 +63,9 @@ public final class LevelStreamWriter {
             queue = nil
         }
         pending = formatter.header
-        if let message = flush() { throw LevelStreamError(message: Phrase(verbatim: message)) }
+        // Live, a failure comes back as a report whenever the queue's thread meets it, which
+        // may already be now: never thrown here, or the run would end on a side job's error.
+        if let message = flush(), queue == nil { throw LevelStreamError(message: Phrase(verbatim: message)) }
     }
 
     deinit {

@@ -213,8 +213,11 @@ struct FileOptionsTests {
     func pathTooLong() throws {
         let dir = NSTemporaryDirectory() + "jackwave-fileopts-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Folders 4050 bytes deep whatever the temporary folder's own length (a path the
+        // system still takes); the file's name then carries it past PATH_MAX.
         var deep = dir
-        while deep.utf8.count < 4000 { deep += "/" + String(repeating: "d", count: 200) }
+        while deep.utf8.count + 201 < 4000 { deep += "/" + String(repeating: "d", count: 200) }
+        deep += "/" + String(repeating: "e", count: 4050 - deep.utf8.count - 1)
         try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
         let o = try RunOptionsParser.parse(["--record", deep + "/" + String(repeating: "t", count: 100) + ".wav", "--split", "1"])
         do throws(UsageError) {

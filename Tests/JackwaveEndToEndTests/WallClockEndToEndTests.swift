@@ -115,7 +115,7 @@ struct WallClockEndToEndTests {
     /// Why a piece's pattern name cannot be had, as the tests make it so.
     enum Unnameable: String, CaseIterable, Sendable {
         case suffixesTaken = "its name and its 999 suffixes taken"
-        case tooLong = "too long once %Z grows (CET to CEST)"
+        case folderIsAFile = "a file where its folder should be"
     }
 
     @Test("a piece whose pattern name cannot be had goes to a fallback name, said, and the recording goes on whole",
@@ -132,9 +132,10 @@ struct WallClockEndToEndTests {
             for n in 1...999 {
                 #expect(FileManager.default.createFile(atPath: dir + (n == 1 ? "/1400.wav" : "/1400_\(n).wav"), contents: nil))
             }
-        case .tooLong:
-            // 248 + "CET" + ".wav" is 255 bytes, the most a name may have; "CEST" is one more.
-            (pattern, clock, zone) = (String(repeating: "a", count: 248) + "%Z.wav", Self.springForward - 2, "Europe/Berlin")
+        case .folderIsAFile:
+            // The second piece's folder, 14, is a file someone left there.
+            (pattern, clock, zone) = ("%H/%H%M.wav", Self.beforeTwo, "UTC")
+            #expect(FileManager.default.createFile(atPath: dir + "/14", contents: nil))
         }
         let out = try Run.jackwave(["--record", dir + "/air.wav", "-p", "src:out_1", "-c", "1", "--bits", "float", "--no-meter",
                                     "--split-every", "1h", "--name-pattern", pattern, "-d", "3"],
@@ -143,10 +144,23 @@ struct WallClockEndToEndTests {
         let fallback = try #require(names(dir).first { $0.hasPrefix("jackwave-") }, "no fallback file: \(out.stderr)")
         #expect(out.stderr.contains(": recording into \(dir)/\(fallback) instead"), "\(out.stderr)")
         // Nothing lost: the first piece's 2 s and the fallback's 1 s, joining.
-        let first = try #require(names(dir).first { !$0.hasPrefix("jackwave-") && !$0.hasPrefix("1400") }, "\(names(dir))")
+        let first = why == .folderIsAFile ? "13/1359.wav"
+            : try #require(names(dir).first { !$0.hasPrefix("jackwave-") && !$0.hasPrefix("1400") }, "\(names(dir))")
         let recordings = [try Recording(dir + "/" + first), try Recording(dir + "/" + fallback)]
         #expect(recordings.map(\.frames) == [96000, 48000], "\(recordings.map(\.frames))")
         expectJoined(recordings, [first, fallback], run: (server, out.stderr, source))
+    }
+
+    @Test("a pattern whose name may grow past NAME_MAX (%Z from CET to CEST) is refused at the start, and nothing is made")
+    func patternThatMayGrowTooLongIsRefused() throws {
+        let dir = temporaryDirectory()
+        // 248 + "CET" + ".wav" is 255 bytes, the most a name may have; "CEST" is one more.
+        let pattern = String(repeating: "a", count: 248) + "%Z.wav"
+        let out = try Run.jackwave(["--record", dir + "/air.wav", "-c", "1", "--no-meter", "--split-every", "1h",
+                                    "--name-pattern", pattern, "-d", "3"], server: nil, environment: ["TZ": "Europe/Berlin"])
+        #expect(out.status == 2, "\(out.stderr)")
+        #expect(out.stderr.split(separator: "\n").count == 1 && out.stderr.contains("(NAME_MAX)"), "\(out.stderr)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: dir))?.isEmpty == true)
     }
 
     @Test("a step of the wall clock is reported, cuts at once, names the next piece by the new time, and loses no frame",

@@ -65,7 +65,8 @@ struct MidiHandOffTests {
     @Test("a full hand-off returns at once, stops MIDI, says so once as a line and a midi_failed event, and counts each notice lost")
     func fullIsSaidAndCounted() throws {
         let eventsPath = dir + "/events.jsonl"
-        let handOff = MidiHandOff(messages: messages, events: try EventLog(path: eventsPath), capacity: 4)
+        let log = try EventLog(path: eventsPath)
+        let handOff = MidiHandOff(messages: messages, events: log, capacity: 4)
         // No MIDI thread takes them: the four that fit wait; the fifth and the rest are lost.
         for n in 1...4 { handOff.fileBegan(file("take-\(n).wav", first: Int64(n) * 100)) }
         #expect(!handOff.hasOverflowed)
@@ -77,6 +78,8 @@ struct MidiHandOffTests {
         let said = messages.drain().map(\.plain)
         #expect(said.count == 1, "\(said)")
         #expect(said.first.map { $0.hasPrefix("MIDI: 4 notices") && $0.contains("the audio goes on") } == true, "\(said)")
+        // The events file is written by a thread of its own: wait for it to have written.
+        #expect(log.flush())
         let events = try EventStream.read(eventsPath)
         #expect(events.count == 1)
         #expect(events.first?["event"] as? String == "midi_failed")

@@ -47,6 +47,8 @@ struct FileKeeperTests {
         #expect(lines.contains { $0.hasPrefix("retention: deleted m-002.wav (1.0 MB;") }, "\(lines)")
         #expect(lines.filter { $0.hasPrefix("retention: the manifest cannot be saved (.jackwave-m.manifest: cannot be written: Is a directory)") }.count == 1,
                 "\(lines)")
+        // The events file is written by a thread of its own: wait for it to have written.
+        #expect(events.flush())
         let logged = try EventStream.read(dir + "/events.jsonl")
         #expect(logged.filter { $0["event"] as? String == "file_deleted" }.compactMap { $0["path"] as? String } == ["m-001.wav", "m-002.wav"])
         let failed = logged.filter { $0["event"] as? String == "retention_failed" }
